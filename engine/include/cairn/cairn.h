@@ -1,0 +1,8 @@
+/* Cairn: the one header to include. */
+#ifndef CAIRN_H
+#define CAIRN_H
+
+#include <cairn/base.h>
+#include <cairn/shape.h>
+
+#endif

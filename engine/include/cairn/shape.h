@@ -1,0 +1,101 @@
+/* Convex shapes: a core plus a convex radius; immutable, reference-counted, shareable. */
+#ifndef CAIRN_SHAPE_H
+#define CAIRN_SHAPE_H
+
+#include <cairn/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sizes accepted by the shape constructors, metres. */
+#define CAIRN_MIN_SIZE 1e-4f
+#define CAIRN_MAX_SIZE 1e4f
+
+typedef struct cairn_shape cairn_shape;
+
+typedef enum cairn_shape_type {
+    CAIRN_SHAPE_SPHERE,
+    CAIRN_SHAPE_BOX,
+    CAIRN_SHAPE_CAPSULE,
+    CAIRN_SHAPE_CYLINDER,
+    CAIRN_SHAPE_HULL,
+} cairn_shape_type;
+
+/* Each constructor returns a shape with one reference, or NULL and sets cairn_last_error() on bad
+   input: NaN/Inf, a size outside [CAIRN_MIN_SIZE, CAIRN_MAX_SIZE], a negative convex radius or
+   one larger than the shape allows. */
+
+/* A ball of the given radius (core: the centre point; convex radius = radius). */
+CAIRN_API cairn_shape *cairn_shape_sphere(float radius);
+/* A box; the outer size stays half_extents, edges rounded by convex_radius
+   (<= the smallest half extent). */
+CAIRN_API cairn_shape *cairn_shape_box(vec3s half_extents, float convex_radius);
+/* Axis = local +Y; half_height = half the segment between the cap centres (may be 0). */
+CAIRN_API cairn_shape *cairn_shape_capsule(float half_height, float radius);
+/* Axis = local +Y; total height 2*half_height; rim rounded by convex_radius
+   (<= min(half_height, radius)). */
+CAIRN_API cairn_shape *cairn_shape_cylinder(float half_height, float radius, float convex_radius);
+/* Quickhull of the points; the outer surface stays the hull of the points (edges rounded by
+   convex_radius, which is clamped to what the hull allows). NULL on bad input: count < 4,
+   NaN/Inf, coplanar or coincident points. */
+CAIRN_API cairn_shape *cairn_shape_hull(const vec3s *points, int count, float convex_radius);
+
+CAIRN_API void cairn_shape_retain(cairn_shape *shape);
+/* Drops one reference; the last one frees the shape. NULL is ignored. */
+CAIRN_API void cairn_shape_release(cairn_shape *shape);
+
+CAIRN_API cairn_shape_type cairn_shape_get_type(const cairn_shape *shape);
+/* The radius by which the core is inflated (for a sphere or capsule, its radius), metres. */
+CAIRN_API float cairn_shape_convex_radius(const cairn_shape *shape);
+
+/* Bounds of the full shape (convex radius included) under a transform. */
+CAIRN_API cairn_aabb cairn_shape_bounds(const cairn_shape *shape, cairn_transform xf);
+/* Bounds in the shape's own frame. */
+CAIRN_API cairn_aabb cairn_shape_local_bounds(const cairn_shape *shape);
+
+/* Support mappings in the shape's frame: a point of the shape farthest along direction
+   (which need not be unit; a zero direction gives some point of the shape). */
+CAIRN_API vec3s cairn_shape_support(const cairn_shape *shape, vec3s direction);
+/* The same for the core (the shape without its convex radius). */
+CAIRN_API vec3s cairn_shape_core_support(const cairn_shape *shape, vec3s direction);
+
+/* Mass properties of a solid of uniform density (kg/m^3). */
+typedef struct cairn_mass_properties {
+    float mass;      /* kg */
+    vec3s center;    /* centre of mass in the shape's frame, m */
+    mat3s inertia;   /* inertia tensor about the centre of mass, shape axes, kg m^2 */
+} cairn_mass_properties;
+/* False and an error when density is not finite and positive. */
+CAIRN_API bool cairn_shape_mass_properties(const cairn_shape *shape, float density,
+                                           cairn_mass_properties *out);
+/* Volume of the full shape, m^3. */
+CAIRN_API float cairn_shape_volume(const cairn_shape *shape);
+
+/* Parameters as created (for renderers and tools). */
+typedef struct cairn_shape_params {
+    cairn_shape_type type;
+    vec3s half_extents;  /* box */
+    float radius;        /* sphere, capsule, cylinder */
+    float half_height;   /* capsule, cylinder */
+    float convex_radius; /* as used (hulls: after clamping) */
+} cairn_shape_params;
+CAIRN_API cairn_shape_params cairn_shape_get_params(const cairn_shape *shape);
+
+/* Hull topology (for renderers, SAT and tools). Counts are 0 for other shape types. The outer
+   hull is the hull of the given points; faces are convex polygons wound counter-clockwise seen
+   from outside. */
+CAIRN_API int cairn_hull_vertex_count(const cairn_shape *shape);
+CAIRN_API vec3s cairn_hull_vertex(const cairn_shape *shape, int vertex);
+CAIRN_API int cairn_hull_face_count(const cairn_shape *shape);
+/* Writes up to capacity vertex indices of the face, returns the face's vertex count. */
+CAIRN_API int cairn_hull_face_vertices(const cairn_shape *shape, int face, int *indices,
+                                       int capacity);
+/* Outward unit normal and offset of the face plane: dot(normal, x) = offset on the face. */
+CAIRN_API vec3s cairn_hull_face_normal(const cairn_shape *shape, int face, float *offset);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
