@@ -1,0 +1,33 @@
+/* Rigid transform helpers over cglm's struct API, inline because every query uses them. */
+#ifndef CAIRN_CORE_XFORM_H
+#define CAIRN_CORE_XFORM_H
+
+#include <cairn/base.h>
+
+static inline vec3s xform_point(cairn_transform xf, vec3s local)
+{
+    return glms_vec3_add(glms_quat_rotatev(xf.rotation, local), xf.position);
+}
+
+static inline vec3s xform_vector(cairn_transform xf, vec3s local)
+{
+    return glms_quat_rotatev(xf.rotation, local);
+}
+
+static inline vec3s xform_inverse_vector(cairn_transform xf, vec3s world)
+{
+    return glms_quat_rotatev(glms_quat_conjugate(xf.rotation), world);
+}
+
+static inline vec3s xform_inverse_point(cairn_transform xf, vec3s world)
+{
+    return xform_inverse_vector(xf, glms_vec3_sub(world, xf.position));
+}
+
+/* Rotation matrix of a unit quaternion (columns are the rotated axes). */
+static inline mat3s xform_rotation_matrix(cairn_transform xf)
+{
+    return glms_quat_mat3(xf.rotation);
+}
+
+#endif
