@@ -26,15 +26,15 @@ typedef struct hull_face {
 typedef struct convex_hull {
     int vertex_count;
     int face_count;
-    int edge_count;          /* half-edges; always even (twins) */
-    vec3s *vertices;         /* hull vertices only (a subset of the input, no duplicates) */
+    int edge_count;  /* half-edges; always even (twins) */
+    vec3s *vertices; /* hull vertices only (a subset of the input, no duplicates) */
     hull_face *faces;
     hull_half_edge *edges;
-    int *vertex_edge;        /* per vertex: one half-edge leaving it */
-    int *adjacency_start;    /* CSR vertex adjacency: neighbours of v are */
-    int *adjacency;          /* adjacency[adjacency_start[v] .. adjacency_start[v + 1]) */
-    vec3s interior;          /* a point strictly inside (the vertex centroid) */
-    float tolerance;         /* distance below which points counted as on a plane, metres */
+    int *vertex_edge;     /* per vertex: one half-edge leaving it */
+    int *adjacency_start; /* CSR vertex adjacency: neighbours of v are */
+    int *adjacency;       /* adjacency[adjacency_start[v] .. adjacency_start[v + 1]) */
+    vec3s interior;       /* a point strictly inside (the vertex centroid) */
+    float tolerance;      /* distance below which points counted as on a plane, metres */
 } convex_hull;
 
 /* Builds the hull of count points into *hull (all arrays allocated with mem_alloc). Returns false
@@ -47,6 +47,12 @@ typedef struct convex_hull {
    - V - E/2 + F = 2 (edge_count counts half-edges). */
 bool hull_build(const vec3s *points, int count, convex_hull *hull);
 void hull_destroy(convex_hull *hull);
+
+/* The tolerance hull_build uses: max(1e-6 * largest extent, 4 float epsilons * the sum of the
+   largest coordinate magnitudes per axis), i.e. well above float rounding of the input. */
+float hull_default_tolerance(const vec3s *points, int count);
+/* hull_build with an explicit tolerance (metres, finite, >= 0). */
+bool hull_build_with_tolerance(const vec3s *points, int count, float tolerance, convex_hull *hull);
 
 /* Index of the hull vertex farthest along direction, by hill-climbing over the adjacency from
    vertex `start` (any valid vertex). Exact for a convex hull. */

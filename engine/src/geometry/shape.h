@@ -1,0 +1,47 @@
+/* The private layout of a shape: a core plus a convex radius, per type. */
+#ifndef CAIRN_GEOMETRY_SHAPE_H
+#define CAIRN_GEOMETRY_SHAPE_H
+
+#include <cairn/shape.h>
+#include <stdatomic.h>
+
+#include "geometry/hull.h"
+
+/* Hulls with at least this many core vertices find support points by hill-climbing over the
+   vertex adjacency instead of a linear scan (measured crossover: bench/bench_hull.c). */
+#define HULL_CLIMB_MIN_VERTICES 32
+
+typedef struct hull_data {
+    convex_hull outer;  /* hull of the given points: faces for SAT, clipping, rendering */
+    convex_hull core;   /* the outer hull shrunk by the convex radius (== outer when 0) */
+    bool core_is_outer; /* core shares outer's arrays (convex radius 0) */
+} hull_data;
+
+struct cairn_shape {
+    cairn_shape_type type;
+    atomic_int ref_count;
+    float convex_radius;
+    cairn_aabb local_bounds; /* of the full shape */
+    union {
+        struct {
+            vec3s half_extents; /* outer */
+            vec3s core_half;    /* half_extents - convex_radius */
+            convex_hull outer;  /* the 8 corners as a hull: faces for SAT and clipping */
+        } box;
+        struct {
+            float half_height; /* core segment is [-half_height, half_height] on Y */
+        } capsule;
+        struct {
+            float half_height, radius;           /* outer */
+            float core_half_height, core_radius; /* outer minus convex_radius */
+        } cylinder;
+        hull_data hull;
+    };
+};
+
+/* Builds the core of a hull shape from its outer hull; clamps *convex_radius to what the hull
+   allows. False (error set) when memory runs out. */
+bool hull_shape_build_core(hull_data *hull, float *convex_radius);
+void hull_shape_destroy(hull_data *hull);
+
+#endif
