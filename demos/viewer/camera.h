@@ -1,0 +1,26 @@
+/* Orbit camera of the viewer: a target point seen from a yaw/pitch/distance; pure math, no GL. */
+#ifndef CAIRN_DEMO_CAMERA_H
+#define CAIRN_DEMO_CAMERA_H
+
+#include <cglm/struct.h>
+
+typedef struct camera {
+    vec3s target;
+    float yaw;      /* radians about +Y; 0 looks from +Z towards -Z */
+    float pitch;    /* radians above the horizon */
+    float distance; /* metres from the target */
+    float fov_y;    /* radians */
+} camera;
+
+camera camera_default(void);
+/* Mouse deltas in pixels. */
+void camera_orbit(camera *cam, float dx, float dy);
+void camera_pan(camera *cam, float dx, float dy, int viewport_height);
+/* Wheel steps; positive moves closer. */
+void camera_zoom(camera *cam, float steps);
+
+vec3s camera_eye(const camera *cam);
+mat4s camera_view(const camera *cam);
+mat4s camera_projection(const camera *cam, float aspect);
+
+#endif

@@ -1,0 +1,209 @@
+/* Frame orchestration: group bodies by shape into instance buffers, render the shadow map,
+   then the lit scene. */
+#include "renderer.h"
+
+#include "gpu_mesh.h"
+#include "shader.h"
+#include "shadow.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SHADOW_MAP_SIZE 2048
+
+typedef struct lit_uniforms {
+    GLint view_projection, light_matrix, normal_offset, to_light, light_colour, eye, sky_colour,
+        shadow_map;
+} lit_uniforms;
+
+struct renderer {
+    GLuint lit_program, shadow_program;
+    lit_uniforms lit;
+    GLint shadow_light_matrix;
+    gpu_mesh meshes[SCENE_MAX_SHAPES];
+    int mesh_count;
+    shadow_map shadow;
+    mesh_instance *scratch; /* instances of one mesh, rebuilt every frame */
+    int scratch_capacity;
+    vec3s to_light, light_colour, sky_colour;
+};
+
+static void find_uniforms(renderer *r)
+{
+    GLuint p = r->lit_program;
+    r->lit = (lit_uniforms){
+        .view_projection = glGetUniformLocation(p, "u_view_projection"),
+        .light_matrix = glGetUniformLocation(p, "u_light_matrix"),
+        .normal_offset = glGetUniformLocation(p, "u_normal_offset"),
+        .to_light = glGetUniformLocation(p, "u_to_light"),
+        .light_colour = glGetUniformLocation(p, "u_light_colour"),
+        .eye = glGetUniformLocation(p, "u_eye"),
+        .sky_colour = glGetUniformLocation(p, "u_sky_colour"),
+        .shadow_map = glGetUniformLocation(p, "u_shadow_map"),
+    };
+    r->shadow_light_matrix = glGetUniformLocation(r->shadow_program, "u_light_matrix");
+}
+
+static bool upload_meshes(renderer *r, const scene *s)
+{
+    for (int i = 0; i < s->shape_count; ++i) {
+        mesh m;
+        bool ok = mesh_from_shape(s->shapes[i], &m);
+        if (ok) {
+            gpu_mesh_upload(&r->meshes[i], &m);
+            r->mesh_count = i + 1;
+        }
+        mesh_free(&m);
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+renderer *renderer_create(const char *shader_dir, const scene *s)
+{
+    renderer *r = calloc(1, sizeof *r);
+    if (!r) {
+        return NULL;
+    }
+    r->to_light = glms_vec3_normalize((vec3s){{-0.35f, 1.0f, 0.85f}});
+    r->light_colour = (vec3s){{0.95f, 0.92f, 0.86f}};
+    r->sky_colour = (vec3s){{0.70f, 0.78f, 0.86f}};
+    r->lit_program = shader_program_load(shader_dir, "lit");
+    r->shadow_program = r->lit_program ? shader_program_load(shader_dir, "shadow") : 0;
+    if (!r->shadow_program || !shadow_map_create(&r->shadow, SHADOW_MAP_SIZE) ||
+        !upload_meshes(r, s)) {
+        renderer_destroy(r);
+        return NULL;
+    }
+    find_uniforms(r);
+    return r;
+}
+
+static bool reserve_scratch(renderer *r, int count)
+{
+    if (count <= r->scratch_capacity) {
+        return true;
+    }
+    mesh_instance *bigger = realloc(r->scratch, (size_t)count * sizeof *bigger);
+    if (!bigger) {
+        return false;
+    }
+    r->scratch = bigger;
+    r->scratch_capacity = count;
+    return true;
+}
+
+static mat4s body_matrix(const scene_body *b)
+{
+    return glms_mat4_mul(glms_translate_make(b->transform.position),
+                         glms_quat_mat4(b->transform.rotation));
+}
+
+static void update_instances(renderer *r, const scene *s)
+{
+    if (!reserve_scratch(r, s->body_count)) {
+        return; /* keep last frame's instances rather than draw garbage */
+    }
+    for (int m = 0; m < r->mesh_count; ++m) {
+        int count = 0;
+        for (int i = 0; i < s->body_count; ++i) {
+            const scene_body *b = &s->bodies[i];
+            if (b->shape == m) {
+                r->scratch[count++] = (mesh_instance){body_matrix(b), b->colour};
+            }
+        }
+        gpu_mesh_set_instances(&r->meshes[m], r->scratch, count);
+    }
+}
+
+/* The moving bodies are what casts the shadows that matter; the static ground only receives. */
+static cairn_aabb shadow_focus(const scene *s)
+{
+    cairn_aabb all = {{{0}}, {{0}}}, moving = all;
+    bool any_all = false, any_moving = false;
+    for (int i = 0; i < s->body_count; ++i) {
+        const scene_body *b = &s->bodies[i];
+        cairn_aabb box = cairn_shape_bounds(s->shapes[b->shape], b->transform);
+        all = any_all
+                  ? (cairn_aabb){glms_vec3_minv(all.min, box.min), glms_vec3_maxv(all.max, box.max)}
+                  : box;
+        any_all = true;
+        if (!b->is_static) {
+            moving = any_moving ? (cairn_aabb){glms_vec3_minv(moving.min, box.min),
+                                               glms_vec3_maxv(moving.max, box.max)}
+                                : box;
+            any_moving = true;
+        }
+    }
+    return any_moving ? moving : all;
+}
+
+static void draw_meshes(const renderer *r)
+{
+    for (int m = 0; m < r->mesh_count; ++m) {
+        gpu_mesh_draw(&r->meshes[m]);
+    }
+}
+
+static void shadow_pass(const renderer *r, const shadow_view *view)
+{
+    shadow_map_begin(&r->shadow);
+    glUseProgram(r->shadow_program);
+    glUniformMatrix4fv(r->shadow_light_matrix, 1, GL_FALSE, view->light_matrix.raw[0]);
+    /* Pushing depths back a little keeps lit surfaces from shadowing themselves. */
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.5f, 2.0f);
+    draw_meshes(r);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+static void lit_pass(const renderer *r, const camera *cam, const shadow_view *view, float aspect)
+{
+    mat4s view_projection = glms_mat4_mul(camera_projection(cam, aspect), camera_view(cam));
+    vec3s eye = camera_eye(cam);
+    glUseProgram(r->lit_program);
+    glUniformMatrix4fv(r->lit.view_projection, 1, GL_FALSE, view_projection.raw[0]);
+    glUniformMatrix4fv(r->lit.light_matrix, 1, GL_FALSE, view->light_matrix.raw[0]);
+    glUniform1f(r->lit.normal_offset, 1.5f * view->texel_metres);
+    glUniform3fv(r->lit.to_light, 1, r->to_light.raw);
+    glUniform3fv(r->lit.light_colour, 1, r->light_colour.raw);
+    glUniform3fv(r->lit.eye, 1, eye.raw);
+    glUniform3fv(r->lit.sky_colour, 1, r->sky_colour.raw);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, r->shadow.depth_texture);
+    glUniform1i(r->lit.shadow_map, 0);
+    draw_meshes(r);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void renderer_draw(renderer *r, const scene *s, const camera *cam, int width, int height)
+{
+    update_instances(r, s);
+    shadow_view view = shadow_view_fit(&r->shadow, r->to_light, shadow_focus(s));
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_CULL_FACE);
+    shadow_pass(r, &view);
+
+    glViewport(0, 0, width, height);
+    glClearColor(r->sky_colour.x, r->sky_colour.y, r->sky_colour.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    lit_pass(r, cam, &view, height > 0 ? (float)width / (float)height : 1.0f);
+}
+
+void renderer_destroy(renderer *r)
+{
+    if (!r) {
+        return;
+    }
+    for (int m = 0; m < r->mesh_count; ++m) {
+        gpu_mesh_destroy(&r->meshes[m]);
+    }
+    shadow_map_destroy(&r->shadow);
+    glDeleteProgram(r->lit_program);
+    glDeleteProgram(r->shadow_program);
+    free(r->scratch);
+    free(r);
+}

@@ -1,0 +1,6 @@
+#version 330 core
+// Shadow pass: the depth buffer is the only output.
+
+void main()
+{
+}
