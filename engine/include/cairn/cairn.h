@@ -4,5 +4,6 @@
 
 #include <cairn/base.h>
 #include <cairn/shape.h>
+#include <cairn/collision.h>
 
 #endif

@@ -1,0 +1,425 @@
+/* Expanding polytope algorithm on the Minkowski difference of two cores. Fixed-size stores (no
+   allocation), a heap of faces keyed by distance, silhouette expansion over face adjacency. */
+#include "collision/epa.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double epa_relative_gap = 1e-6;
+
+typedef struct epa_face {
+    int vertex[3];   /* counter-clockwise seen from outside */
+    int adjacent[3]; /* face across edge k (vertex[k] -> vertex[k + 1]) */
+    dvec3 normal;    /* unit, outwards */
+    double distance; /* of the plane from the origin */
+    bool obsolete;
+} epa_face;
+
+typedef struct heap_entry {
+    double distance;
+    int face;
+} heap_entry;
+
+typedef struct horizon_edge {
+    int face, edge;
+} horizon_edge;
+
+typedef struct polytope {
+    simplex_vertex vertices[EPA_MAX_VERTICES];
+    epa_face faces[EPA_MAX_FACES];
+    heap_entry heap[EPA_MAX_FACES];
+    horizon_edge horizon[EPA_MAX_FACES];
+    int free_faces[EPA_MAX_FACES];
+    int vertex_count, face_count, heap_count, horizon_count, free_count;
+    double tolerance; /* distances below this are zero, metres */
+} polytope;
+
+static void heap_push(polytope *p, int face)
+{
+    if (p->heap_count == EPA_MAX_FACES) {
+        /* Drop stale entries to make room; live faces never exceed the face store. */
+        int kept = 0;
+        for (int i = 0; i < p->heap_count; ++i) {
+            const heap_entry *e = &p->heap[i];
+            if (!p->faces[e->face].obsolete && p->faces[e->face].distance == e->distance)
+                p->heap[kept++] = *e;
+        }
+        p->heap_count = 0;
+        for (int i = 0; i < kept; ++i)
+            heap_push(p, p->heap[i].face);
+    }
+    int i = p->heap_count++;
+    heap_entry entry = {p->faces[face].distance, face};
+    while (i > 0 && p->heap[(i - 1) / 2].distance > entry.distance) {
+        p->heap[i] = p->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    p->heap[i] = entry;
+}
+
+static heap_entry heap_pop(polytope *p)
+{
+    heap_entry top = p->heap[0];
+    heap_entry last = p->heap[--p->heap_count];
+    int i = 0;
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= p->heap_count)
+            break;
+        if (child + 1 < p->heap_count && p->heap[child + 1].distance < p->heap[child].distance)
+            ++child;
+        if (p->heap[child].distance >= last.distance)
+            break;
+        p->heap[i] = p->heap[child];
+        i = child;
+    }
+    if (p->heap_count > 0)
+        p->heap[i] = last;
+    return top;
+}
+
+/* The closest live face, or -1. */
+static int closest_face(polytope *p)
+{
+    while (p->heap_count > 0) {
+        heap_entry e = heap_pop(p);
+        const epa_face *f = &p->faces[e.face];
+        if (!f->obsolete && f->distance == e.distance)
+            return e.face;
+    }
+    return -1;
+}
+
+/* A new face (a, b, c); -1 when the store is full or the triangle is degenerate. */
+static int face_add(polytope *p, int a, int b, int c)
+{
+    dvec3 pa = p->vertices[a].w, pb = p->vertices[b].w, pc = p->vertices[c].w;
+    dvec3 n = dvec3_cross(dvec3_sub(pb, pa), dvec3_sub(pc, pa));
+    double length = sqrt(dvec3_length_sq(n));
+    if (!(length > 0.0))
+        return -1;
+    int index;
+    if (p->free_count > 0)
+        index = p->free_faces[--p->free_count];
+    else if (p->face_count < EPA_MAX_FACES)
+        index = p->face_count++;
+    else
+        return -1;
+    epa_face *f = &p->faces[index];
+    f->vertex[0] = a;
+    f->vertex[1] = b;
+    f->vertex[2] = c;
+    f->normal = dvec3_scale(n, 1.0 / length);
+    f->distance = dvec3_dot(f->normal, pa);
+    f->obsolete = false;
+    return index;
+}
+
+static void face_retire(polytope *p, int face)
+{
+    p->faces[face].obsolete = true;
+    p->free_faces[p->free_count++] = face;
+}
+
+static int vertex_add(polytope *p, simplex_vertex v)
+{
+    if (p->vertex_count == EPA_MAX_VERTICES)
+        return -1;
+    p->vertices[p->vertex_count] = v;
+    return p->vertex_count++;
+}
+
+/* Links face f's edge k with whichever face has the reversed edge. */
+static void link_edges(polytope *p, const int *faces, int count)
+{
+    for (int i = 0; i < count; ++i)
+        for (int k = 0; k < 3; ++k) {
+            epa_face *f = &p->faces[faces[i]];
+            int from = f->vertex[k], to = f->vertex[(k + 1) % 3];
+            for (int j = 0; j < count; ++j) {
+                const epa_face *g = &p->faces[faces[j]];
+                for (int m = 0; m < 3; ++m)
+                    if (g->vertex[m] == to && g->vertex[(m + 1) % 3] == from)
+                        f->adjacent[k] = faces[j];
+            }
+        }
+}
+
+/* Any unit vector perpendicular to e. */
+static dvec3 perpendicular(dvec3 e)
+{
+    dvec3 axis = fabs(e.x) < 0.57   ? dvec3_make(1, 0, 0)
+                 : fabs(e.y) < 0.57 ? dvec3_make(0, 1, 0)
+                                    : dvec3_make(0, 0, 1);
+    dvec3 u = dvec3_cross(e, axis);
+    return dvec3_scale(u, 1.0 / sqrt(dvec3_length_sq(u)));
+}
+
+static double distance_to_line(dvec3 q, dvec3 a, dvec3 b)
+{
+    dvec3 e = dvec3_sub(b, a);
+    return sqrt(dvec3_length_sq(dvec3_cross(e, dvec3_sub(q, a))) / dvec3_length_sq(e));
+}
+
+/* Grows GJK's simplex to a tetrahedron with supports in directions that must add volume: along
+   the axes from a point, around a segment, to both sides of a triangle (origin's side first). */
+static bool grow_to_tetrahedron(polytope *p, const support_pair *pair)
+{
+    simplex_vertex *v = p->vertices;
+    double tol = p->tolerance;
+    static const dvec3 axes[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                  {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    if (p->vertex_count == 1)
+        for (int k = 0; k < 6 && p->vertex_count == 1; ++k) {
+            simplex_vertex w = support_pair_vertex(pair, axes[k]);
+            if (sqrt(dvec3_length_sq(dvec3_sub(w.w, v[0].w))) > tol)
+                v[p->vertex_count++] = w;
+        }
+    if (p->vertex_count == 2) {
+        dvec3 e = dvec3_sub(v[1].w, v[0].w);
+        dvec3 u = perpendicular(e);
+        dvec3 t = dvec3_cross(dvec3_scale(e, 1.0 / sqrt(dvec3_length_sq(e))), u);
+        for (int k = 0; k < 6 && p->vertex_count == 2; ++k) {
+            double angle = k * GLM_PI / 3.0;
+            dvec3 d = dvec3_add(dvec3_scale(u, cos(angle)), dvec3_scale(t, sin(angle)));
+            simplex_vertex w = support_pair_vertex(pair, d);
+            if (distance_to_line(w.w, v[0].w, v[1].w) > tol)
+                v[p->vertex_count++] = w;
+        }
+    }
+    if (p->vertex_count == 3) {
+        dvec3 n = dvec3_cross(dvec3_sub(v[1].w, v[0].w), dvec3_sub(v[2].w, v[0].w));
+        n = dvec3_scale(n, 1.0 / sqrt(dvec3_length_sq(n)));
+        if (dvec3_dot(n, v[0].w) > 0.0)
+            n = dvec3_neg(n); /* towards the origin's side first */
+        for (int side = 0; side < 2 && p->vertex_count == 3; ++side) {
+            dvec3 d = side == 0 ? n : dvec3_neg(n);
+            simplex_vertex w = support_pair_vertex(pair, d);
+            if (fabs(dvec3_dot(n, dvec3_sub(w.w, v[0].w))) > tol)
+                v[p->vertex_count++] = w;
+        }
+    }
+    return p->vertex_count == 4;
+}
+
+/* The tetrahedron's four faces, wound outwards, linked, queued; false when the difference is
+   flat (p->vertex_count < 4 tells its dimension) or does not hold the origin (cores touch). */
+static bool polytope_init(polytope *p, const support_pair *pair, const simplex *s)
+{
+    for (int i = 0; i < s->count; ++i)
+        p->vertices[p->vertex_count++] = s->vertices[i];
+    if (!grow_to_tetrahedron(p, pair))
+        return false;
+    static const int corners[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
+    int faces[4];
+    for (int f = 0; f < 4; ++f) {
+        const int *c = corners[f];
+        dvec3 a = p->vertices[c[0]].w, b = p->vertices[c[1]].w, d = p->vertices[c[2]].w;
+        dvec3 normal = dvec3_cross(dvec3_sub(b, a), dvec3_sub(d, a));
+        bool flip = dvec3_dot(normal, dvec3_sub(p->vertices[c[3]].w, a)) > 0.0;
+        faces[f] = flip ? face_add(p, c[0], c[2], c[1]) : face_add(p, c[0], c[1], c[2]);
+        if (faces[f] < 0)
+            return false;
+    }
+    link_edges(p, faces, 4);
+    for (int f = 0; f < 4; ++f) {
+        if (p->faces[faces[f]].distance < -p->tolerance)
+            return false;
+        heap_push(p, faces[f]);
+    }
+    return true;
+}
+
+/* A flat difference (segment or polygon through the origin) has zero depth across its span:
+   the normal is perpendicular to the segment or polygon; otherwise the fallback. */
+static dvec3 flat_normal(const polytope *p, dvec3 fallback)
+{
+    const simplex_vertex *v = p->vertices;
+    if (p->vertex_count == 3) {
+        dvec3 n = dvec3_cross(dvec3_sub(v[1].w, v[0].w), dvec3_sub(v[2].w, v[0].w));
+        if (dvec3_length_sq(n) > 0.0)
+            return dvec3_dot(n, fallback) < 0.0 ? dvec3_neg(n) : n;
+    }
+    if (p->vertex_count == 2) {
+        dvec3 e = dvec3_sub(v[1].w, v[0].w);
+        if (dvec3_length_sq(e) > 0.0) {
+            /* The fallback's part across the segment, or any perpendicular. */
+            dvec3 across =
+                dvec3_sub(fallback, dvec3_scale(e, dvec3_dot(fallback, e) / dvec3_length_sq(e)));
+            return dvec3_length_sq(across) > 1e-12 * dvec3_length_sq(fallback) ? across
+                                                                               : perpendicular(e);
+        }
+    }
+    return fallback;
+}
+
+/* The cores touch without overlapping volume: depth 0 at GJK's closest points. */
+static epa_result touching_result(const polytope *p, const simplex *s, dvec3 fallback_normal)
+{
+    epa_result r = {.status = EPA_TOUCHING, .depth = 0.0};
+    dvec3 normal = p->vertex_count < 4 ? flat_normal(p, fallback_normal) : fallback_normal;
+    double length = sqrt(dvec3_length_sq(normal));
+    r.normal = length > 0.0 ? dvec3_scale(normal, 1.0 / length) : dvec3_make(0, 1, 0);
+    double total = 0.0;
+    for (int i = 0; i < s->count; ++i)
+        total += s->lambda[i];
+    for (int i = 0; i < s->count; ++i) {
+        double weight = total > 0.0 ? s->lambda[i] / total : 1.0 / s->count;
+        r.point_a = dvec3_add(r.point_a, dvec3_scale(s->vertices[i].a, weight));
+        r.point_b = dvec3_add(r.point_b, dvec3_scale(s->vertices[i].b, weight));
+    }
+    /* Both witnesses at their midpoint, so point_a - point_b == depth * normal exactly. */
+    dvec3 mid = dvec3_scale(dvec3_add(r.point_a, r.point_b), 0.5);
+    r.point_a = r.point_b = mid;
+    return r;
+}
+
+/* Depth-first over faces visible from w, collecting the horizon in order. */
+static void silhouette(polytope *p, int face, int edge, dvec3 w)
+{
+    epa_face *f = &p->faces[face];
+    if (f->obsolete)
+        return;
+    dvec3 v0 = p->vertices[f->vertex[0]].w;
+    if (dvec3_dot(f->normal, dvec3_sub(w, v0)) <= p->tolerance) {
+        p->horizon[p->horizon_count++] = (horizon_edge){face, edge};
+        return;
+    }
+    face_retire(p, face);
+    for (int k = 1; k <= 2; ++k) {
+        int next = (edge + k) % 3;
+        int neighbour = f->adjacent[next];
+        const epa_face *g = &p->faces[neighbour];
+        int back = 0;
+        while (back < 3 && g->adjacent[back] != face)
+            ++back;
+        silhouette(p, neighbour, back % 3, w);
+    }
+}
+
+/* Replaces the faces visible from new vertex w_index by a fan to the horizon. */
+static bool expand(polytope *p, int face, int w_index)
+{
+    dvec3 w = p->vertices[w_index].w;
+    epa_face *f = &p->faces[face];
+    p->horizon_count = 0;
+    face_retire(p, face);
+    for (int k = 0; k < 3; ++k) {
+        int neighbour = f->adjacent[k];
+        const epa_face *g = &p->faces[neighbour];
+        int back = 0;
+        while (back < 3 && g->adjacent[back] != face)
+            ++back;
+        silhouette(p, neighbour, back % 3, w);
+    }
+    int fan[EPA_MAX_FACES];
+    for (int h = 0; h < p->horizon_count; ++h) {
+        const horizon_edge *e = &p->horizon[h];
+        const epa_face *g = &p->faces[e->face];
+        /* The new face runs along the horizon edge in the opposite direction to g's. */
+        int created = face_add(p, g->vertex[(e->edge + 1) % 3], g->vertex[e->edge], w_index);
+        if (created < 0)
+            return false;
+        fan[h] = created;
+        p->faces[created].adjacent[0] = e->face;
+        p->faces[e->face].adjacent[e->edge] = created;
+    }
+    link_edges(p, fan, p->horizon_count);
+    for (int h = 0; h < p->horizon_count; ++h)
+        heap_push(p, fan[h]);
+    return p->horizon_count >= 3;
+}
+
+/* Barycentric weights (u, v, t) of the origin's projection q onto face f's plane. */
+static void face_weights(const polytope *p, int face, double weights[3])
+{
+    const epa_face *f = &p->faces[face];
+    dvec3 a = p->vertices[f->vertex[0]].w, b = p->vertices[f->vertex[1]].w,
+          c = p->vertices[f->vertex[2]].w;
+    dvec3 q = dvec3_scale(f->normal, f->distance);
+    dvec3 n = dvec3_cross(dvec3_sub(b, a), dvec3_sub(c, a));
+    double area = dvec3_length_sq(n);
+    weights[0] = dvec3_dot(n, dvec3_cross(dvec3_sub(b, q), dvec3_sub(c, q))) / area;
+    weights[1] = dvec3_dot(n, dvec3_cross(dvec3_sub(c, q), dvec3_sub(a, q))) / area;
+    weights[2] = 1.0 - weights[0] - weights[1];
+}
+
+static bool weights_inside(const double weights[3])
+{
+    const double slack = -1e-9;
+    return weights[0] >= slack && weights[1] >= slack && weights[2] >= slack;
+}
+
+/* Coplanar triangles tie on distance, and the origin projects into only one of them: the one
+   whose vertices lie on the features of A and B that really touch. Find it among the live
+   faces in the closest face's plane. */
+static int face_containing_projection(const polytope *p, int face)
+{
+    double weights[3];
+    face_weights(p, face, weights);
+    if (weights_inside(weights))
+        return face;
+    const epa_face *f = &p->faces[face];
+    for (int g = 0; g < p->face_count; ++g) {
+        const epa_face *other = &p->faces[g];
+        if (other->obsolete || dvec3_dot(other->normal, f->normal) < 1.0 - 1e-9 ||
+            fabs(other->distance - f->distance) > p->tolerance)
+            continue;
+        face_weights(p, g, weights);
+        if (weights_inside(weights))
+            return g;
+    }
+    return face;
+}
+
+/* The result at face f: witnesses from the barycentric weights of the origin's projection,
+   clamped into the triangle when round-off puts it just outside. */
+static epa_result face_result(const polytope *p, int face, epa_status status, int iterations)
+{
+    face = face_containing_projection(p, face);
+    const epa_face *f = &p->faces[face];
+    const simplex_vertex *a = &p->vertices[f->vertex[0]], *b = &p->vertices[f->vertex[1]],
+                         *c = &p->vertices[f->vertex[2]];
+    double weights[3];
+    face_weights(p, face, weights);
+    double u = fmin(fmax(weights[0], 0.0), 1.0);
+    double v = fmin(fmax(weights[1], 0.0), 1.0 - u);
+    double t = 1.0 - u - v;
+    epa_result r = {.status = status, .normal = f->normal, .iterations = iterations};
+    r.depth = fmax(f->distance, 0.0);
+    r.point_a =
+        dvec3_add(dvec3_add(dvec3_scale(a->a, u), dvec3_scale(b->a, v)), dvec3_scale(c->a, t));
+    r.point_b =
+        dvec3_add(dvec3_add(dvec3_scale(a->b, u), dvec3_scale(b->b, v)), dvec3_scale(c->b, t));
+    return r;
+}
+
+epa_result epa_penetration(const support_pair *pair, const simplex *s, dvec3 fallback_normal)
+{
+    polytope p;
+    p.vertex_count = p.face_count = p.heap_count = p.free_count = 0;
+    p.tolerance = 1e-7 * support_pair_scale(pair);
+    if (!polytope_init(&p, pair, s))
+        return touching_result(&p, s, fallback_normal);
+    int best = -1, iterations = 0;
+    double upper = INFINITY;
+    while (iterations < EPA_MAX_ITERATIONS) {
+        int face = closest_face(&p);
+        if (face < 0)
+            break;
+        best = face;
+        ++iterations;
+        const epa_face *f = &p.faces[face];
+        simplex_vertex w = support_pair_vertex(pair, f->normal);
+        upper = fmin(upper, dvec3_dot(f->normal, w.w));
+        /* Stop when the support bound and the face distance agree (the upper-bound gap). */
+        if (upper - f->distance <= epa_relative_gap * fabs(upper) + p.tolerance)
+            return face_result(&p, face, EPA_CONVERGED, iterations);
+        int w_index = vertex_add(&p, w);
+        if (w_index < 0 || !expand(&p, face, w_index))
+            return face_result(&p, face, EPA_LIMIT, iterations);
+    }
+    if (best < 0)
+        return touching_result(&p, s, fallback_normal);
+    return face_result(&p, best, EPA_LIMIT, iterations);
+}

@@ -1,0 +1,27 @@
+/* EPA: penetration depth and direction of two overlapping cores, from GJK's final simplex. */
+#ifndef CAIRN_COLLISION_EPA_H
+#define CAIRN_COLLISION_EPA_H
+
+#include "collision/gjk.h"
+
+typedef enum epa_status {
+    EPA_CONVERGED, /* the closest face is within the gap tolerance of the support bound */
+    EPA_LIMIT,     /* a face, vertex or iteration bound was hit: the best face found so far */
+    EPA_TOUCHING,  /* the cores only touch (no volume around the origin): depth 0 */
+} epa_status;
+
+typedef struct epa_result {
+    epa_status status;
+    dvec3 normal;           /* unit, A's frame: moving B by depth * normal separates the cores */
+    double depth;           /* >= 0 */
+    dvec3 point_a, point_b; /* on the cores, A's frame; point_a - point_b == depth * normal */
+    int iterations;
+} epa_result;
+
+enum { EPA_MAX_VERTICES = 128, EPA_MAX_FACES = 256, EPA_MAX_ITERATIONS = 96 };
+
+/* s is GJK's final simplex (1-4 vertices) for cores that touch or overlap. fallback_normal is
+   used when the cores only touch and no better normal exists. */
+epa_result epa_penetration(const support_pair *pair, const simplex *s, dvec3 fallback_normal);
+
+#endif

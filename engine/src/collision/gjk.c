@@ -1,0 +1,155 @@
+/* GJK distance between the cores of two shapes, and ISA-GJK overlap, in A's frame. */
+#include "collision/gjk.h"
+
+#include "core/xform.h"
+
+#include <math.h>
+
+/* Convergence: the upper and lower bounds on |v| agree to this relative gap. */
+static const double gjk_relative_gap = 1e-6;
+/* Cores closer than this (relative to their size) are treated as touching: the GJK normal is no
+   longer reliable there, EPA takes over. */
+static const double gjk_touch_relative = 1e-6;
+
+support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                               cairn_transform xb)
+{
+    support_pair pair;
+    pair.a = a;
+    pair.b = b;
+    versors inverse_a = glms_quat_conjugate(xa.rotation);
+    pair.b_in_a.rotation = glms_quat_normalize(glms_quat_mul(inverse_a, xb.rotation));
+    pair.b_in_a.position = glms_quat_rotatev(inverse_a, glms_vec3_sub(xb.position, xa.position));
+    pair.b_in_a_inverse = glms_quat_conjugate(pair.b_in_a.rotation);
+    return pair;
+}
+
+simplex_vertex support_pair_reevaluate(const support_pair *pair, vec3s a_local, vec3s b_local)
+{
+    simplex_vertex v;
+    v.a_local = a_local;
+    v.b_local = b_local;
+    v.a = dvec3_from(a_local);
+    v.b = dvec3_from(xform_point(pair->b_in_a, b_local));
+    v.w = dvec3_sub(v.a, v.b);
+    return v;
+}
+
+simplex_vertex support_pair_vertex(const support_pair *pair, dvec3 direction)
+{
+    vec3s d = dvec3_to_float(direction);
+    vec3s a_local = cairn_shape_core_support(pair->a, d);
+    vec3s d_in_b = glms_quat_rotatev(pair->b_in_a_inverse, glms_vec3_negate(d));
+    vec3s b_local = cairn_shape_core_support(pair->b, d_in_b);
+    return support_pair_reevaluate(pair, a_local, b_local);
+}
+
+static bool simplex_contains(const simplex *s, const simplex_vertex *v)
+{
+    for (int i = 0; i < s->count; ++i)
+        if (glms_vec3_eqv(s->vertices[i].a_local, v->a_local) &&
+            glms_vec3_eqv(s->vertices[i].b_local, v->b_local))
+            return true;
+    return false;
+}
+
+double support_pair_scale(const support_pair *pair)
+{
+    cairn_aabb a = cairn_shape_local_bounds(pair->a), b = cairn_shape_local_bounds(pair->b);
+    return glms_vec3_norm(glms_vec3_sub(a.max, a.min)) +
+           glms_vec3_norm(glms_vec3_sub(b.max, b.min));
+}
+
+static void closest_points(const simplex *s, gjk_result *result)
+{
+    dvec3 pa = {0, 0, 0}, pb = {0, 0, 0};
+    for (int i = 0; i < s->count; ++i) {
+        pa = dvec3_add(pa, dvec3_scale(s->vertices[i].a, s->lambda[i]));
+        pb = dvec3_add(pb, dvec3_scale(s->vertices[i].b, s->lambda[i]));
+    }
+    result->point_a = pa;
+    result->point_b = pb;
+    result->closest = dvec3_sub(pa, pb);
+    result->distance = sqrt(dvec3_length_sq(result->closest));
+}
+
+gjk_result gjk_distance(const support_pair *pair, simplex *s, dvec3 direction)
+{
+    gjk_result result = {.status = GJK_SEPARATED};
+    double touch = gjk_touch_relative * support_pair_scale(pair);
+    double vv = INFINITY;
+    dvec3 v = {0, 0, 0};
+    bool inside = false;
+    if (s->count > 0) {
+        direction = simplex_solve(s, &v, &inside);
+        vv = dvec3_length_sq(v);
+    } else if (dvec3_length_sq(direction) == 0.0) {
+        direction = dvec3_make(1, 0, 0);
+    }
+    while (!inside && vv > touch * touch && dvec3_length_sq(direction) > 0.0 &&
+           result.iterations < GJK_MAX_ITERATIONS) {
+        ++result.iterations;
+        simplex_vertex w = support_pair_vertex(pair, direction);
+        /* Termination 1: w does not bring the lower bound v.w close enough to |v|^2. */
+        if (s->count > 0 && vv - dvec3_dot(v, w.w) <= gjk_relative_gap * vv)
+            break;
+        /* Termination 2: a repeated support point means no further progress is possible. */
+        if (simplex_contains(s, &w))
+            break;
+        simplex previous = *s;
+        s->vertices[s->count++] = w;
+        dvec3 next_v;
+        dvec3 next_direction = simplex_solve(s, &next_v, &inside);
+        double next_vv = dvec3_length_sq(next_v);
+        /* Termination 3: no progress (round-off); keep the better previous simplex. */
+        if (!inside && next_vv >= vv) {
+            *s = previous;
+            break;
+        }
+        v = next_v;
+        vv = next_vv;
+        direction = next_direction;
+    }
+    result.direction = direction;
+    if (inside || vv <= touch * touch || s->count == 0 || dvec3_length_sq(direction) == 0.0) {
+        result.status = GJK_CORES_TOUCH;
+        if (s->count > 0 && !inside)
+            closest_points(s, &result);
+        return result;
+    }
+    closest_points(s, &result);
+    return result;
+}
+
+bool gjk_overlap(const support_pair *pair, double radius_sum, dvec3 direction, int *iterations)
+{
+    simplex s = {.count = 0};
+    double touch = gjk_touch_relative * support_pair_scale(pair);
+    if (dvec3_length_sq(direction) == 0.0)
+        direction = dvec3_make(1, 0, 0);
+    double vv = INFINITY;
+    dvec3 v = {0, 0, 0};
+    *iterations = 0;
+    while (*iterations < GJK_MAX_ITERATIONS) {
+        ++*iterations;
+        simplex_vertex w = support_pair_vertex(pair, direction);
+        /* A separating axis: the whole difference lies beyond radius_sum along `direction`. */
+        double length = sqrt(dvec3_length_sq(direction));
+        if (-dvec3_dot(direction, w.w) > radius_sum * length)
+            return false;
+        if (s.count > 0 &&
+            (vv - dvec3_dot(v, w.w) <= gjk_relative_gap * vv || simplex_contains(&s, &w)))
+            break;
+        s.vertices[s.count++] = w;
+        bool inside;
+        direction = simplex_solve(&s, &v, &inside);
+        double next_vv = dvec3_length_sq(v);
+        if (inside || next_vv <= touch * touch || dvec3_length_sq(direction) == 0.0)
+            return true;
+        if (next_vv >= vv)
+            break;
+        vv = next_vv;
+    }
+    /* Converged without a separating axis: the cores are |v| apart. */
+    return sqrt(vv) <= radius_sum;
+}

@@ -1,0 +1,20 @@
+/* Shared pieces of the public pair queries (collide.c, sat.c). */
+#ifndef CAIRN_COLLISION_QUERY_H
+#define CAIRN_COLLISION_QUERY_H
+
+#include "collision/gjk.h"
+
+/* Checks shapes and transforms at the API boundary (error set on failure). */
+bool query_check_pair(const char *function, const cairn_shape *a, cairn_transform xa,
+                      const cairn_shape *b, cairn_transform xb);
+
+/* Fills *out from witness points on the cores (A's frame), the unit normal from A to B (A's
+   frame) and the signed core distance (< 0: core penetration); adds the convex radii. */
+void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b, dvec3 core_a,
+                  dvec3 core_b, dvec3 normal, double core_distance, cairn_query_result *out);
+
+/* The GJK / EPA path with margins (cache may be NULL). */
+bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out);
+
+#endif
