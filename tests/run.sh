@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what Cairn needs, builds everything in Release and runs the whole test suite.
+# Usage: bash tests/run.sh [BUILD_TYPE]   (Release by default; Debug and Sanitize also work)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_type=${1:-Release}
+build_dir="$root/build-${build_type,,}"
+
+bash "$root/.ci/install-deps.sh"
+cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+cmake --build "$build_dir"
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
