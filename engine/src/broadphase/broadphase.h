@@ -1,0 +1,161 @@
+/* The broadphase: incremental sweep-and-prune over fat AABBs with a persistent pair set keyed by
+   body pairs, producing per-update added/removed pair arrays, plus AABB and ray queries. */
+#ifndef CAIRN_BROADPHASE_H
+#define CAIRN_BROADPHASE_H
+
+#include "core/array.h"
+#include "core/hash_set.h"
+
+/* Fat AABB = tight bounds grown by this margin on every side (metres), plus predicted motion. */
+#define BROADPHASE_MARGIN 0.1f
+
+/* Overlap convention: closed intervals. Two fat AABBs overlap when
+   a.min <= b.max && b.min <= a.max on all three axes, so boxes that exactly touch (a shared
+   endpoint value) DO overlap, and zero-extent boxes at the same point overlap. */
+
+/* A body pair, a < b. */
+typedef struct broadphase_pair {
+    uint32_t a, b;
+} broadphase_pair;
+
+/* Ray query callback, called in order of increasing t_enter (entry parameter into the fat AABB
+   along origin + t * translation, clamped to >= 0). Return the new maximum t: a value in (0, 1]
+   clips the ray (candidates entering beyond it are skipped), 0 stops the query, a negative value
+   ignores this candidate and keeps the current maximum. */
+typedef float broadphase_ray_fn(void *context, uint32_t body, float t_enter);
+
+/* ---- internals (the world embeds a broadphase by value; do not touch the fields) ---- */
+
+/* One entry of a sorted axis: the value and (proxy << 1 | is_max). */
+typedef struct bp_endpoint {
+    float value;
+    uint32_t id;
+} bp_endpoint;
+
+typedef ARRAY(bp_endpoint) bp_endpoint_array;
+
+typedef struct bp_proxy {
+    float min[3], max[3];    /* fat AABB, world axes */
+    uint32_t lo[3], hi[3];   /* index of the min / max endpoint in each sorted slot's array */
+    uint32_t body, layer, mask;
+    int32_t pair_head;       /* first overlap record of this proxy, -1 when none */
+    int32_t degree;          /* overlap records of this proxy */
+    int32_t wide_slot;       /* index in the wide list, -1 when not wide */
+    uint32_t flags;          /* BP_* flags in sap.c */
+} bp_proxy;
+
+/* An overlap record: a pair of proxies overlapping on every sorted slot (and passing the filter),
+   linked into both proxies' lists. */
+typedef struct bp_record {
+    uint32_t proxy[2];
+    int32_t next[2], prev[2]; /* per-side links; next[i] continues proxy[i]'s list */
+} bp_record;
+
+typedef struct bp_candidate {
+    uint64_t key; /* pair_key of the bodies */
+    uint32_t p, q; /* proxies */
+} bp_candidate;
+
+typedef ARRAY(uint64_t) bp_key_array;
+
+typedef struct broadphase {
+    ARRAY(bp_proxy) proxies;
+    ARRAY(int32_t) free_proxies;  /* LIFO free ids (freed only at update, never while referenced) */
+    bp_endpoint_array axis[3];    /* sorted endpoints of each sorted slot */
+    int axis_of_slot[3];          /* world axis of each slot; slot 0 has the largest spread */
+    int sorted_slots;             /* 2 (flat world: the thin axis is not sorted) or 3 */
+    ARRAY(bp_record) records;
+    int32_t free_record;          /* free list through next[0], -1 when empty */
+    int record_count;
+    ARRAY(int32_t) moved;         /* proxies moved since the last update */
+    ARRAY(int32_t) created;       /* proxies created since the last update */
+    ARRAY(int32_t) wide;          /* proxies wider than wide_limit on slot 0's axis */
+    ARRAY(int32_t) active;        /* scratch for the rebuild sweep */
+    ARRAY(int32_t) active_pos;    /* scratch: position of each proxy in active */
+    ARRAY(bp_candidate) candidates; /* pairs whose state may have changed since the last update */
+    bp_key_array scratch_keys[2];
+    int dead_count;               /* destroyed proxies whose endpoints are still in the arrays */
+    int live_count;
+    float wide_limit;             /* width on slot 0's axis above which a proxy is "wide" */
+    bool needs_rebuild;
+    bool broken;                  /* an allocation failed mid-update: rebuild next time */
+    int updates_since_axis_check;
+    hash_set pairs;               /* the published pair set: pair_key of body indices */
+    ARRAY(broadphase_pair) added, removed;
+    /* statistics of the last update */
+    int last_swaps;
+    bool last_rebuilt;
+} broadphase;
+
+/* ---- lifetime ---- */
+/* expected_proxies (>= 0) only pre-sizes storage. False (with error) when out of memory. */
+bool broadphase_init(broadphase *bp, int expected_proxies);
+void broadphase_destroy(broadphase *bp);
+
+/* ---- proxies: create, destroy and move at any time between updates ---- */
+
+/* Stores the fat AABB (bounds grown by BROADPHASE_MARGIN). Returns a proxy id >= 0, or -1 with
+   cairn_last_error() set when bounds are not finite, min > max on an axis, or memory runs out.
+   One proxy per body: body_index must not be shared by two live proxies.
+   Creation is deferred: the proxy joins the sorted structure (and the pair set) at the next
+   broadphase_update_pairs. Queries see it immediately. Creating many proxies (more than a few
+   dozen) before one update is the batch insert: the structure is rebuilt with one sort per axis
+   instead of n insertions, so loading a scene costs O(n log n + pairs). */
+int broadphase_create_proxy(broadphase *bp, cairn_aabb bounds, uint32_t body_index, uint32_t layer,
+                            uint32_t mask, bool is_static);
+
+/* Removes the proxy. Queries stop seeing it at once; its pairs stay in the pair set until the
+   next update, which reports them in removed. The id may be reused by a create after that. */
+void broadphase_destroy_proxy(broadphase *bp, int proxy);
+
+/* bounds: the body's current tight AABB; displacement: its expected motion over the next step
+   (velocity * dt, not a teleport distance). Does nothing and returns false while bounds stay
+   inside the fat AABB. Otherwise re-fattens to (bounds U (bounds + displacement)) grown by the
+   margin, schedules the proxy for the next update and returns true. Non-finite bounds or
+   displacement, or min > max: returns false with an error, nothing changes.
+   Sleeping bodies and static proxies simply are not moved, and then cost nothing. */
+bool broadphase_move_proxy(broadphase *bp, int proxy, cairn_aabb bounds, vec3s displacement);
+
+/* Moves the proxy to exactly this fat AABB (no margin added): for tests, editors, teleports. */
+bool broadphase_set_fat_aabb(broadphase *bp, int proxy, cairn_aabb fat);
+
+/* ---- the step ---- */
+
+/* Applies pending creates, destroys and moves: insertion sort of the endpoints (O(n + swaps)
+   for coherent motion, O(moved + swaps) when few proxies moved), swap-time overlap bookkeeping,
+   then publishes the changes. Afterwards the pair set holds exactly the body pairs whose fat
+   AABBs overlap on all three axes, excluding static-static pairs, pairs rejected by the filter
+   ((layer_a & mask_b) && (layer_b & mask_a) must hold) and a body with itself.
+   False only when memory ran out (error set; the pair set may then be incomplete until a later
+   update succeeds -- the next update rebuilds). */
+bool broadphase_update_pairs(broadphase *bp);
+
+/* This update's changes, sorted by (a, b); valid until the next update or destroy. */
+const broadphase_pair *broadphase_added(const broadphase *bp, int *count);
+const broadphase_pair *broadphase_removed(const broadphase *bp, int *count);
+
+/* ---- the persistent pair set (as of the last update) ---- */
+bool broadphase_pair_exists(const broadphase *bp, uint32_t body_a, uint32_t body_b);
+int broadphase_pair_count(const broadphase *bp);
+/* int cursor = 0; broadphase_pair pair; while (broadphase_pair_next(bp, &cursor, &pair)) ...
+   Deterministic order (depends only on the sequence of operations); do not update meanwhile. */
+bool broadphase_pair_next(const broadphase *bp, int *cursor, broadphase_pair *pair);
+
+/* ---- proxy accessors ---- */
+cairn_aabb broadphase_fat_aabb(const broadphase *bp, int proxy);
+uint32_t broadphase_proxy_body(const broadphase *bp, int proxy);
+int broadphase_proxy_count(const broadphase *bp); /* live proxies */
+
+/* ---- queries (against current fat AABBs, pending creates/moves included) ---- */
+
+/* Bodies whose fat AABB overlaps box (closed intervals). Writes up to capacity of them to
+   out_bodies (may be NULL when capacity is 0) and returns the total count. */
+int broadphase_query_aabb(const broadphase *bp, cairn_aabb box, uint32_t *out_bodies, int capacity);
+
+/* Fat AABBs hit by the segment origin + t * translation, t in [0, 1], reported to fn in order of
+   entry (ties by body index). Returns the number of callbacks made, or -1 (error set) when the
+   temporary candidate list could not be allocated. */
+int broadphase_query_ray(const broadphase *bp, vec3s origin, vec3s translation,
+                         broadphase_ray_fn *fn, void *context);
+
+#endif

@@ -1,0 +1,54 @@
+/* Shared between the broadphase files only: proxy flags, the pair filter, the overlap records
+   (pair_set.c) and the publishing of pair changes. */
+#ifndef CAIRN_BROADPHASE_INTERNAL_H
+#define CAIRN_BROADPHASE_INTERNAL_H
+
+#include "broadphase/broadphase.h"
+
+enum {
+    BP_STATIC = 1,  /* never pairs with another static proxy */
+    BP_DEAD = 2,    /* destroyed (endpoints may still sit in the arrays until the next update) */
+    BP_FREE = 4,    /* destroyed and its id is in the free list */
+    BP_MOVED = 8,   /* in bp->moved: fat AABB changed, endpoints not yet */
+    BP_CREATED = 16, /* in bp->created: not yet in the sorted arrays */
+    BP_WIDE = 32,   /* in bp->wide: too wide for the query window on slot 0 */
+};
+
+/* The filter, applied before any record exists: no static-static pair, no body with itself,
+   layer/mask both ways. */
+static inline bool bp_filter(const bp_proxy *p, const bp_proxy *q)
+{
+    if (p->flags & q->flags & BP_STATIC)
+        return false;
+    if (p->body == q->body)
+        return false;
+    return (p->layer & q->mask) != 0 && (q->layer & p->mask) != 0;
+}
+
+/* Closed-interval overlap of the fat AABBs on one world axis. */
+static inline bool bp_overlap_axis(const bp_proxy *p, const bp_proxy *q, int axis)
+{
+    return p->min[axis] <= q->max[axis] && q->min[axis] <= p->max[axis];
+}
+
+/* ---- overlap records (pair_set.c) ---- */
+/* A record exists exactly for the filtered proxy pairs overlapping on every sorted slot.
+   add/remove also queue the pair as a candidate for publishing. False when out of memory (then
+   bp->broken is set and the next update rebuilds). */
+bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue);
+void record_remove(broadphase *bp, uint32_t p, uint32_t q);
+int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q);
+/* Removes every record of p, queueing each pair. */
+void record_remove_all(broadphase *bp, uint32_t p);
+void records_clear(broadphase *bp);
+/* Queues every record partner of p (its overlap on the unsorted axis may have changed). */
+void record_queue_partners(broadphase *bp, uint32_t p);
+
+/* ---- publishing ---- */
+/* Re-evaluates the queued candidates against the records and the published set, filling
+   added/removed in key order. */
+bool publish_candidates(broadphase *bp);
+/* Diffs the whole published set against all records (after a rebuild). */
+bool publish_full(broadphase *bp);
+
+#endif

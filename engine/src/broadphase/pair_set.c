@@ -1,0 +1,290 @@
+/* The broadphase's pair bookkeeping: overlap records (proxy pairs linked into both proxies'
+   lists) and the published pair set of body pairs with its per-update added/removed arrays. */
+#include "broadphase/internal.h"
+#include "core/error.h"
+
+#include <stdlib.h>
+
+/* A free record has proxy[0] == FREE_MARK and continues the free list through next[0]. */
+#define FREE_MARK UINT32_MAX
+
+static void queue(broadphase *bp, uint32_t p, uint32_t q)
+{
+    const bp_proxy *px = bp->proxies.data;
+    bp_candidate c = {pair_key(px[p].body, px[q].body), p, q};
+    if (!array_push(&bp->candidates, c))
+        bp->broken = true;
+}
+
+bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue_it)
+{
+    int32_t r = bp->free_record;
+    if (r >= 0) {
+        bp->free_record = bp->records.data[r].next[0];
+    } else {
+        if (!array_push(&bp->records, (bp_record){{0, 0}, {-1, -1}, {-1, -1}})) {
+            bp->broken = true;
+            return false;
+        }
+        r = bp->records.count - 1;
+    }
+    bp_record *rec = &bp->records.data[r];
+    bp_proxy *px = bp->proxies.data;
+    uint32_t ends[2] = {p, q};
+    for (int side = 0; side < 2; side++) {
+        bp_proxy *owner = &px[ends[side]];
+        rec->proxy[side] = ends[side];
+        rec->prev[side] = -1;
+        rec->next[side] = owner->pair_head;
+        if (owner->pair_head >= 0) {
+            bp_record *head = &bp->records.data[owner->pair_head];
+            head->prev[head->proxy[0] == ends[side] ? 0 : 1] = r;
+        }
+        owner->pair_head = r;
+        owner->degree++;
+    }
+    bp->record_count++;
+    if (queue_it)
+        queue(bp, p, q);
+    return true;
+}
+
+/* Walks the shorter of the two lists: a static floor may pair with thousands of bodies. */
+int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q)
+{
+    const bp_proxy *px = bp->proxies.data;
+    if (px[q].degree < px[p].degree) {
+        uint32_t t = p;
+        p = q;
+        q = t;
+    }
+    int32_t r = px[p].pair_head;
+    while (r >= 0) {
+        const bp_record *rec = &bp->records.data[r];
+        int side = rec->proxy[0] == p ? 0 : 1;
+        if (rec->proxy[1 - side] == q)
+            return r;
+        r = rec->next[side];
+    }
+    return -1;
+}
+
+static void unlink_record(broadphase *bp, int32_t r)
+{
+    bp_record *rec = &bp->records.data[r];
+    for (int side = 0; side < 2; side++) {
+        bp_proxy *owner = &bp->proxies.data[rec->proxy[side]];
+        int32_t prev = rec->prev[side], next = rec->next[side];
+        if (prev >= 0) {
+            bp_record *pr = &bp->records.data[prev];
+            pr->next[pr->proxy[0] == rec->proxy[side] ? 0 : 1] = next;
+        } else {
+            owner->pair_head = next;
+        }
+        if (next >= 0) {
+            bp_record *nr = &bp->records.data[next];
+            nr->prev[nr->proxy[0] == rec->proxy[side] ? 0 : 1] = prev;
+        }
+        owner->degree--;
+    }
+    rec->proxy[0] = FREE_MARK;
+    rec->next[0] = bp->free_record;
+    bp->free_record = r;
+    bp->record_count--;
+}
+
+void record_remove(broadphase *bp, uint32_t p, uint32_t q)
+{
+    int32_t r = record_find(bp, p, q);
+    CAIRN_ASSERT(r >= 0 || bp->broken);
+    if (r < 0)
+        return;
+    unlink_record(bp, r);
+    queue(bp, p, q);
+}
+
+void record_remove_all(broadphase *bp, uint32_t p)
+{
+    while (bp->proxies.data[p].pair_head >= 0) {
+        int32_t r = bp->proxies.data[p].pair_head;
+        bp_record *rec = &bp->records.data[r];
+        uint32_t q = rec->proxy[rec->proxy[0] == p ? 1 : 0];
+        unlink_record(bp, r);
+        queue(bp, p, q);
+    }
+}
+
+void record_queue_partners(broadphase *bp, uint32_t p)
+{
+    int32_t r = bp->proxies.data[p].pair_head;
+    while (r >= 0) {
+        const bp_record *rec = &bp->records.data[r];
+        int side = rec->proxy[0] == p ? 0 : 1;
+        queue(bp, p, rec->proxy[1 - side]);
+        r = rec->next[side];
+    }
+}
+
+void records_clear(broadphase *bp)
+{
+    array_clear(&bp->records);
+    bp->free_record = -1;
+    bp->record_count = 0;
+    for (int i = 0; i < bp->proxies.count; i++) {
+        bp->proxies.data[i].pair_head = -1;
+        bp->proxies.data[i].degree = 0;
+    }
+}
+
+/* ---- publishing ---- */
+
+/* Whether the proxy pair belongs in the published set now. */
+static bool pair_truth(const broadphase *bp, uint32_t p, uint32_t q)
+{
+    const bp_proxy *px = bp->proxies.data;
+    if ((px[p].flags | px[q].flags) & BP_DEAD)
+        return false;
+    if (record_find(bp, p, q) < 0)
+        return false;
+    return bp->sorted_slots == 3 || bp_overlap_axis(&px[p], &px[q], bp->axis_of_slot[2]);
+}
+
+static int compare_candidates(const void *x, const void *y)
+{
+    const bp_candidate *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->p != b->p)
+        return a->p < b->p ? -1 : 1;
+    return (a->q > b->q) - (a->q < b->q);
+}
+
+static int compare_keys(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static broadphase_pair pair_of(uint64_t key)
+{
+    return (broadphase_pair){(uint32_t)(key >> 32), (uint32_t)key};
+}
+
+/* Room for n more events and n more keys, so publishing itself cannot fail halfway. */
+static bool reserve_events(broadphase *bp, int n)
+{
+    if (!array_reserve(&bp->added, bp->added.count + n) ||
+        !array_reserve(&bp->removed, bp->removed.count + n) ||
+        !hash_set_reserve(&bp->pairs, hash_set_count(&bp->pairs) + n)) {
+        bp->broken = true;
+        return false;
+    }
+    return true;
+}
+
+bool publish_candidates(broadphase *bp)
+{
+    bp_candidate *c = bp->candidates.data;
+    int n = bp->candidates.count;
+    if (n == 0)
+        return true;
+    if (!reserve_events(bp, n))
+        return false;
+    qsort(c, (size_t)n, sizeof *c, compare_candidates);
+    for (int i = 0; i < n;) {
+        uint64_t key = c[i].key;
+        bool truth = false;
+        for (; i < n && c[i].key == key; i++)
+            truth = truth || pair_truth(bp, c[i].p, c[i].q);
+        bool was = hash_set_contains(&bp->pairs, key);
+        if (truth && !was) {
+            hash_set_add(&bp->pairs, key);
+            bp->added.data[bp->added.count++] = pair_of(key);
+        } else if (!truth && was) {
+            hash_set_remove(&bp->pairs, key);
+            bp->removed.data[bp->removed.count++] = pair_of(key);
+        }
+    }
+    array_clear(&bp->candidates);
+    return true;
+}
+
+bool publish_full(broadphase *bp)
+{
+    bp_key_array *now = &bp->scratch_keys[0];
+    bp_key_array *old = &bp->scratch_keys[1];
+    array_clear(now);
+    array_clear(old);
+    array_clear(&bp->candidates);
+    if (!array_reserve(now, bp->record_count) ||
+        !array_reserve(old, hash_set_count(&bp->pairs))) {
+        bp->broken = true;
+        return false;
+    }
+    const bp_proxy *px = bp->proxies.data;
+    for (int r = 0; r < bp->records.count; r++) {
+        const bp_record *rec = &bp->records.data[r];
+        if (rec->proxy[0] == FREE_MARK)
+            continue;
+        const bp_proxy *p = &px[rec->proxy[0]], *q = &px[rec->proxy[1]];
+        if (bp->sorted_slots == 3 || bp_overlap_axis(p, q, bp->axis_of_slot[2]))
+            now->data[now->count++] = pair_key(p->body, q->body);
+    }
+    int cursor = 0;
+    uint64_t key;
+    while (hash_set_next(&bp->pairs, &cursor, &key))
+        old->data[old->count++] = key;
+    if (now->count > 1)
+        qsort(now->data, (size_t)now->count, sizeof key, compare_keys);
+    if (old->count > 1)
+        qsort(old->data, (size_t)old->count, sizeof key, compare_keys);
+    if (!reserve_events(bp, now->count + old->count))
+        return false;
+    int i = 0, j = 0;
+    while (i < now->count || j < old->count) {
+        if (j == old->count || (i < now->count && now->data[i] < old->data[j])) {
+            hash_set_add(&bp->pairs, now->data[i]);
+            bp->added.data[bp->added.count++] = pair_of(now->data[i++]);
+        } else if (i == now->count || old->data[j] < now->data[i]) {
+            hash_set_remove(&bp->pairs, old->data[j]);
+            bp->removed.data[bp->removed.count++] = pair_of(old->data[j++]);
+        } else {
+            i++;
+            j++;
+        }
+    }
+    return true;
+}
+
+/* ---- the published set ---- */
+
+const broadphase_pair *broadphase_added(const broadphase *bp, int *count)
+{
+    *count = bp->added.count;
+    return bp->added.data;
+}
+
+const broadphase_pair *broadphase_removed(const broadphase *bp, int *count)
+{
+    *count = bp->removed.count;
+    return bp->removed.data;
+}
+
+bool broadphase_pair_exists(const broadphase *bp, uint32_t body_a, uint32_t body_b)
+{
+    return body_a != body_b && hash_set_contains(&bp->pairs, pair_key(body_a, body_b));
+}
+
+int broadphase_pair_count(const broadphase *bp)
+{
+    return hash_set_count(&bp->pairs);
+}
+
+bool broadphase_pair_next(const broadphase *bp, int *cursor, broadphase_pair *pair)
+{
+    uint64_t key;
+    if (!hash_set_next(&bp->pairs, cursor, &key))
+        return false;
+    *pair = pair_of(key);
+    return true;
+}

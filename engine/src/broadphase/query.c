@@ -1,0 +1,187 @@
+/* Game queries on the broadphase: bodies whose fat AABB overlaps a box, and a ray against the fat
+   AABBs in order of entry. */
+#include "broadphase/internal.h"
+#include "core/alloc.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef void visit_fn(void *context, const bp_proxy *proxy);
+
+static bool overlaps_box(const bp_proxy *p, const float lo[3], const float hi[3])
+{
+    return p->min[0] <= hi[0] && lo[0] <= p->max[0] && p->min[1] <= hi[1] && lo[1] <= p->max[1] &&
+           p->min[2] <= hi[2] && lo[2] <= p->max[2];
+}
+
+/* First endpoint of slot 0 with value >= v. */
+static int lower_bound(const bp_endpoint_array *e, float v)
+{
+    int lo = 0, hi = e->count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (e->data[mid].value < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Every live proxy overlapping [lo, hi], once. Proxies sorted in and not wide are found in the
+   window of slot 0 where their min can lie (no narrower than wide_limit below lo); the wide,
+   moved and newly created ones are checked from their lists. */
+static void visit(const broadphase *bp, const float lo[3], const float hi[3], visit_fn *fn,
+                  void *context)
+{
+    const bp_proxy *px = bp->proxies.data;
+    const bp_endpoint_array *e = &bp->axis[0];
+    int axis = bp->axis_of_slot[0];
+    const uint32_t skip = BP_DEAD | BP_MOVED | BP_CREATED | BP_WIDE;
+    for (int i = lower_bound(e, lo[axis] - bp->wide_limit); i < e->count; i++) {
+        bp_endpoint ep = e->data[i];
+        if (ep.value > hi[axis])
+            break;
+        const bp_proxy *p = &px[ep.id >> 1];
+        if (!(ep.id & 1u) && !(p->flags & skip) && overlaps_box(p, lo, hi))
+            fn(context, p);
+    }
+    for (int k = 0; k < bp->wide.count; k++) {
+        const bp_proxy *p = &px[bp->wide.data[k]];
+        if (!(p->flags & (BP_DEAD | BP_MOVED)) && overlaps_box(p, lo, hi))
+            fn(context, p);
+    }
+    for (int k = 0; k < bp->moved.count; k++) {
+        const bp_proxy *p = &px[bp->moved.data[k]];
+        if (!(p->flags & BP_DEAD) && overlaps_box(p, lo, hi))
+            fn(context, p);
+    }
+    for (int k = 0; k < bp->created.count; k++) {
+        const bp_proxy *p = &px[bp->created.data[k]];
+        if (!(p->flags & BP_DEAD) && overlaps_box(p, lo, hi))
+            fn(context, p);
+    }
+}
+
+typedef struct aabb_query {
+    uint32_t *out;
+    int capacity, count;
+} aabb_query;
+
+static void collect_body(void *context, const bp_proxy *p)
+{
+    aabb_query *q = context;
+    if (q->count < q->capacity)
+        q->out[q->count] = p->body;
+    q->count++;
+}
+
+static bool finite3(vec3s v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+int broadphase_query_aabb(const broadphase *bp, cairn_aabb box, uint32_t *out_bodies, int capacity)
+{
+    if (!finite3(box.min) || !finite3(box.max))
+        return error_set("broadphase_query_aabb: box is not finite"), 0;
+    aabb_query q = {out_bodies, out_bodies ? capacity : 0, 0};
+    visit(bp, box.min.raw, box.max.raw, collect_body, &q);
+    return q.count;
+}
+
+/* ---- ray ---- */
+
+typedef struct ray_hit {
+    float t;
+    uint32_t body;
+} ray_hit;
+
+typedef struct ray_query {
+    float origin[3], delta[3];
+    ray_hit *hits;
+    int count, capacity;
+    bool failed;
+} ray_query;
+
+/* Slab test on the closed box, t in [0, 1]; t_enter is 0 when the origin is inside. */
+static bool ray_enters(const ray_query *r, const bp_proxy *p, float *t_enter)
+{
+    float t0 = 0.0f, t1 = 1.0f;
+    for (int a = 0; a < 3; a++) {
+        float o = r->origin[a], d = r->delta[a];
+        if (d == 0.0f) {
+            if (o < p->min[a] || o > p->max[a])
+                return false;
+            continue;
+        }
+        float ta = (p->min[a] - o) / d, tb = (p->max[a] - o) / d;
+        t0 = fmaxf(t0, fminf(ta, tb));
+        t1 = fminf(t1, fmaxf(ta, tb));
+        if (t0 > t1)
+            return false;
+    }
+    *t_enter = t0;
+    return true;
+}
+
+static void collect_hit(void *context, const bp_proxy *p)
+{
+    ray_query *r = context;
+    float t;
+    if (r->failed || !ray_enters(r, p, &t))
+        return;
+    if (r->count == r->capacity) {
+        int grown = r->capacity ? 2 * r->capacity : 64;
+        ray_hit *hits = mem_realloc(r->hits, (size_t)r->capacity * sizeof *hits,
+                                    (size_t)grown * sizeof *hits);
+        if (hits == NULL) {
+            r->failed = true;
+            return;
+        }
+        r->hits = hits;
+        r->capacity = grown;
+    }
+    r->hits[r->count++] = (ray_hit){t, p->body};
+}
+
+static int compare_hits(const void *x, const void *y)
+{
+    const ray_hit *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return (a->body > b->body) - (a->body < b->body);
+}
+
+int broadphase_query_ray(const broadphase *bp, vec3s origin, vec3s translation,
+                         broadphase_ray_fn *fn, void *context)
+{
+    if (!finite3(origin) || !finite3(translation))
+        return error_set("broadphase_query_ray: ray is not finite"), -1;
+    ray_query r = {{origin.x, origin.y, origin.z}, {translation.x, translation.y, translation.z}};
+    float lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = fminf(r.origin[a], r.origin[a] + r.delta[a]);
+        hi[a] = fmaxf(r.origin[a], r.origin[a] + r.delta[a]);
+    }
+    visit(bp, lo, hi, collect_hit, &r);
+    if (r.failed) {
+        mem_free(r.hits, (size_t)r.capacity * sizeof *r.hits);
+        return error_set("broadphase_query_ray: out of memory"), -1;
+    }
+    if (r.count > 1)
+        qsort(r.hits, (size_t)r.count, sizeof *r.hits, compare_hits);
+    float max_t = 1.0f;
+    int calls = 0;
+    for (int i = 0; i < r.count && r.hits[i].t <= max_t; i++) {
+        float result = fn(context, r.hits[i].body, r.hits[i].t);
+        calls++;
+        if (result == 0.0f)
+            break;
+        if (result > 0.0f && result < max_t)
+            max_t = result;
+    }
+    mem_free(r.hits, (size_t)r.capacity * sizeof *r.hits);
+    return calls;
+}

@@ -1,0 +1,481 @@
+/* Incremental sweep-and-prune: proxies, sorted endpoint arrays per slot kept sorted by insertion
+   sort with overlap bookkeeping at each swap, full rebuilds for batches, the flat-world guard. */
+#include "broadphase/internal.h"
+#include "core/alloc.h"
+#include "core/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Design notes.
+   - Endpoints are ordered by (value, min before max), which makes "overlap by order" the same as
+     closed-interval overlap of the values. A record exists exactly for the filtered proxy pairs
+     whose endpoints interleave on every sorted slot; each min/max swap flips one pair's state on
+     one slot, so checking the other slots by endpoint index at the swap keeps that exact.
+   - Flat-world guard: a slot whose world axis is thin (centres spread less than about two box
+     widths, e.g. a 200 x 200 grid on a floor) is not sorted: there every interval overlaps every
+     other, and bobbing bodies would swap past all n endpoints. Then the records hold the pairs
+     overlapping on the two sorted axes and the third axis is checked when publishing; moved
+     proxies re-queue their record partners because their thin-axis interval changed.
+   - Creates go in at the next update: a few by insertion from the end, many by a rebuild (sort
+     each axis once, then one sweep), which is the batch insert. */
+
+enum {
+    REBUILD_CREATES = 32,   /* more pending creates than this: rebuild rather than insert */
+    AXIS_CHECK_PERIOD = 256 /* updates between checks of the axis choice */
+};
+
+/* ---- endpoints ---- */
+
+static inline bool ep_less(bp_endpoint a, bp_endpoint b)
+{
+    return a.value < b.value || (a.value == b.value && (a.id & 1u) < (b.id & 1u));
+}
+
+static inline void ep_place(bp_proxy *px, int s, uint32_t id, uint32_t index)
+{
+    if (id & 1u)
+        px[id >> 1].hi[s] = index;
+    else
+        px[id >> 1].lo[s] = index;
+}
+
+/* Interleaved on every sorted slot (by endpoint index). */
+static inline bool overlap_index(int slots, const bp_proxy *p, const bp_proxy *q)
+{
+    for (int s = 0; s < slots; s++)
+        if (p->lo[s] > q->hi[s] || q->lo[s] > p->hi[s])
+            return false;
+    return true;
+}
+
+/* A min of one proxy and a max of another just changed order: the pair may have changed. */
+static inline void swap_event(broadphase *bp, uint32_t p, uint32_t q, bool add)
+{
+    bp_proxy *px = bp->proxies.data;
+    if (p == q || !bp_filter(&px[p], &px[q]) || !overlap_index(bp->sorted_slots, &px[p], &px[q]))
+        return;
+    if (add)
+        record_add(bp, p, q, true);
+    else
+        record_remove(bp, p, q);
+}
+
+/* Moves endpoint i of slot s left to its place. The rest of the array must be sorted. */
+static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
+{
+    bp_endpoint *e = bp->axis[s].data;
+    bp_proxy *px = bp->proxies.data;
+    bp_endpoint cur = e[i];
+    bool cur_max = cur.id & 1u;
+    uint32_t p = cur.id >> 1;
+    int swaps = 0;
+    while (i > 0 && ep_less(cur, e[i - 1])) {
+        bp_endpoint prev = e[i - 1];
+        bool prev_max = prev.id & 1u;
+        if (cur_max && !prev_max) /* max of p passes min of q: the overlap on s ends */
+            swap_event(bp, p, prev.id >> 1, false);
+        e[i] = prev;
+        ep_place(px, s, prev.id, i);
+        ep_place(px, s, cur.id, --i);
+        if (!cur_max && prev_max) /* min of p passes max of q: the overlap on s begins */
+            swap_event(bp, p, prev.id >> 1, true);
+        swaps++;
+    }
+    e[i] = cur;
+    bp->last_swaps += swaps;
+    return i;
+}
+
+static uint32_t sift_up(broadphase *bp, int s, uint32_t i)
+{
+    bp_endpoint *e = bp->axis[s].data;
+    bp_proxy *px = bp->proxies.data;
+    uint32_t n = (uint32_t)bp->axis[s].count;
+    bp_endpoint cur = e[i];
+    bool cur_max = cur.id & 1u;
+    uint32_t p = cur.id >> 1;
+    int swaps = 0;
+    while (i + 1 < n && ep_less(e[i + 1], cur)) {
+        bp_endpoint next = e[i + 1];
+        bool next_max = next.id & 1u;
+        if (!cur_max && next_max) /* min of p passes max of q: the overlap on s ends */
+            swap_event(bp, p, next.id >> 1, false);
+        e[i] = next;
+        ep_place(px, s, next.id, i);
+        ep_place(px, s, cur.id, ++i);
+        if (cur_max && !next_max) /* max of p passes min of q: the overlap on s begins */
+            swap_event(bp, p, next.id >> 1, true);
+        swaps++;
+    }
+    e[i] = cur;
+    bp->last_swaps += swaps;
+    return i;
+}
+
+static void sift(broadphase *bp, int s, uint32_t i)
+{
+    sift_up(bp, s, sift_down(bp, s, i));
+}
+
+/* Sets the endpoint values of p on slot s and sorts them in, keeping p's min before its max. */
+static void move_on_slot(broadphase *bp, int s, uint32_t p)
+{
+    bp_proxy *proxy = &bp->proxies.data[p];
+    bp_endpoint *e = bp->axis[s].data;
+    int axis = bp->axis_of_slot[s];
+    float lo = proxy->min[axis], hi = proxy->max[axis];
+    if (lo > e[proxy->lo[s]].value) {
+        e[proxy->hi[s]].value = hi;
+        sift(bp, s, proxy->hi[s]);
+        e[proxy->lo[s]].value = lo;
+        sift(bp, s, proxy->lo[s]);
+    } else {
+        e[proxy->lo[s]].value = lo;
+        sift(bp, s, proxy->lo[s]);
+        e[proxy->hi[s]].value = hi;
+        sift(bp, s, proxy->hi[s]);
+    }
+}
+
+/* ---- the wide list (proxies too wide for the query window) ---- */
+
+static void set_wide(broadphase *bp, uint32_t p, bool wide)
+{
+    bp_proxy *proxy = &bp->proxies.data[p];
+    if (wide == ((proxy->flags & BP_WIDE) != 0))
+        return;
+    if (wide) {
+        if (!array_push(&bp->wide, (int32_t)p)) {
+            bp->broken = true;
+            return;
+        }
+        proxy->wide_slot = bp->wide.count - 1;
+        proxy->flags |= BP_WIDE;
+    } else {
+        int moved = array_remove_swap(&bp->wide, proxy->wide_slot);
+        if (moved >= 0)
+            bp->proxies.data[bp->wide.data[proxy->wide_slot]].wide_slot = proxy->wide_slot;
+        proxy->wide_slot = -1;
+        proxy->flags &= ~(uint32_t)BP_WIDE;
+    }
+}
+
+static void refresh_wide(broadphase *bp, uint32_t p)
+{
+    const bp_proxy *proxy = &bp->proxies.data[p];
+    int axis = bp->axis_of_slot[0];
+    set_wide(bp, p, proxy->max[axis] - proxy->min[axis] > bp->wide_limit);
+}
+
+/* ---- axis choice ---- */
+
+typedef struct axis_stats {
+    double variance[3], width[3];
+} axis_stats;
+
+static axis_stats measure(const broadphase *bp)
+{
+    double sum[3] = {0}, sum2[3] = {0}, width[3] = {0};
+    int n = 0;
+    for (int i = 0; i < bp->proxies.count; i++) {
+        const bp_proxy *p = &bp->proxies.data[i];
+        if (p->flags & BP_DEAD)
+            continue;
+        n++;
+        for (int a = 0; a < 3; a++) {
+            double c = 0.5 * ((double)p->min[a] + (double)p->max[a]);
+            sum[a] += c;
+            sum2[a] += c * c;
+            width[a] += (double)p->max[a] - (double)p->min[a];
+        }
+    }
+    axis_stats st = {{0}, {0}};
+    for (int a = 0; a < 3 && n > 0; a++) {
+        double mean = sum[a] / n;
+        st.variance[a] = fmax(sum2[a] / n - mean * mean, 0.0);
+        st.width[a] = width[a] / n;
+    }
+    return st;
+}
+
+/* Slot order by decreasing spread; the last axis is left unsorted when it is thin: its centres
+   spread less than `thin` mean widths. */
+static void choose_axes(const axis_stats *st, double thin, int order[3], int *slots)
+{
+    order[0] = 0, order[1] = 1, order[2] = 2;
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (st->variance[order[j]] > st->variance[order[i]]) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    int c = order[2];
+    *slots = sqrt(st->variance[c]) < thin * st->width[c] ? 2 : 3;
+}
+
+/* Rarely: rebuild when the data has clearly changed shape (hysteresis of 2x on thinness). */
+static bool axes_changed(const broadphase *bp)
+{
+    axis_stats st = measure(bp);
+    int order[3], slots;
+    choose_axes(&st, bp->sorted_slots == 2 ? 4.0 : 1.0, order, &slots);
+    if (slots != bp->sorted_slots)
+        return true;
+    if (slots == 2 && order[2] != bp->axis_of_slot[2] &&
+        st.variance[bp->axis_of_slot[2]] > 4.0 * st.variance[order[2]])
+        return true;
+    return st.variance[bp->axis_of_slot[0]] * 4.0 < st.variance[order[0]];
+}
+
+/* ---- rebuild: sort once, sweep once ---- */
+
+static int compare_endpoints(const void *x, const void *y)
+{
+    const bp_endpoint *a = x, *b = y;
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    if ((a->id & 1u) != (b->id & 1u))
+        return (a->id & 1u) ? 1 : -1; /* min before max: touching intervals overlap */
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+static void free_dead(broadphase *bp)
+{
+    for (int i = 0; i < bp->proxies.count; i++) {
+        bp_proxy *p = &bp->proxies.data[i];
+        if ((p->flags & (BP_DEAD | BP_FREE)) == BP_DEAD) {
+            p->flags = BP_DEAD | BP_FREE;
+            (void)array_push(&bp->free_proxies, i); /* capacity kept >= proxies.capacity */
+        }
+    }
+    bp->dead_count = 0;
+}
+
+static bool fill_slot(broadphase *bp, int s)
+{
+    if (!array_reserve(&bp->axis[s], 2 * bp->live_count))
+        return false;
+    bp_endpoint *e = bp->axis[s].data;
+    int axis = bp->axis_of_slot[s], n = 0;
+    for (int i = 0; i < bp->proxies.count; i++) {
+        const bp_proxy *p = &bp->proxies.data[i];
+        if (p->flags & BP_DEAD)
+            continue;
+        e[n++] = (bp_endpoint){p->min[axis], (uint32_t)i << 1};
+        e[n++] = (bp_endpoint){p->max[axis], (uint32_t)i << 1 | 1u};
+    }
+    bp->axis[s].count = n;
+    if (n > 1)
+        qsort(e, (size_t)n, sizeof *e, compare_endpoints);
+    for (int i = 0; i < n; i++)
+        ep_place(bp->proxies.data, s, e[i].id, (uint32_t)i);
+    return true;
+}
+
+/* Records for every pair interleaved on slot 0 (the active list) and overlapping on the others. */
+static bool sweep(broadphase *bp)
+{
+    if (!array_reserve(&bp->active_pos, bp->proxies.count) ||
+        !array_reserve(&bp->active, bp->live_count))
+        return false;
+    array_clear(&bp->active);
+    bp_proxy *px = bp->proxies.data;
+    const bp_endpoint *e = bp->axis[0].data;
+    for (int i = 0; i < bp->axis[0].count; i++) {
+        uint32_t p = e[i].id >> 1;
+        if (e[i].id & 1u) {
+            int at = bp->active_pos.data[p];
+            int moved = array_remove_swap(&bp->active, at);
+            if (moved >= 0)
+                bp->active_pos.data[bp->active.data[at]] = at;
+            continue;
+        }
+        for (int k = 0; k < bp->active.count; k++) {
+            uint32_t q = (uint32_t)bp->active.data[k];
+            if (!bp_filter(&px[p], &px[q]))
+                continue;
+            bool overlap = true;
+            for (int s = 1; s < bp->sorted_slots && overlap; s++)
+                overlap = bp_overlap_axis(&px[p], &px[q], bp->axis_of_slot[s]);
+            if (overlap && !record_add(bp, p, q, false))
+                return false;
+        }
+        bp->active_pos.data[p] = bp->active.count;
+        bp->active.data[bp->active.count++] = (int32_t)p;
+    }
+    return true;
+}
+
+static bool rebuild(broadphase *bp)
+{
+    bp->last_rebuilt = true;
+    bp->needs_rebuild = false;
+    bp->broken = false;
+    bp->updates_since_axis_check = 0;
+    free_dead(bp);
+    for (int i = 0; i < bp->proxies.count; i++)
+        bp->proxies.data[i].flags &= ~(uint32_t)(BP_MOVED | BP_CREATED | BP_WIDE);
+    array_clear(&bp->moved);
+    array_clear(&bp->created);
+    array_clear(&bp->wide);
+
+    axis_stats st = measure(bp);
+    choose_axes(&st, 2.0, bp->axis_of_slot, &bp->sorted_slots);
+    bp->wide_limit = (float)fmax(4.0 * st.width[bp->axis_of_slot[0]], 1e-3);
+
+    records_clear(bp);
+    bool ok = true;
+    for (int s = 0; s < 3; s++) {
+        if (s < bp->sorted_slots)
+            ok = ok && fill_slot(bp, s);
+        else
+            array_clear(&bp->axis[s]);
+    }
+    for (int i = 0; i < bp->proxies.count && ok; i++) {
+        bp->proxies.data[i].wide_slot = -1;
+        if (!(bp->proxies.data[i].flags & BP_DEAD))
+            refresh_wide(bp, (uint32_t)i);
+    }
+    ok = ok && !bp->broken && sweep(bp) && publish_full(bp);
+    if (!ok) {
+        bp->broken = true;
+        return error_set("broadphase: out of memory while rebuilding");
+    }
+    return true;
+}
+
+/* ---- incremental update ---- */
+
+/* Drops the endpoints of destroyed proxies in one pass per slot. */
+static void compact(broadphase *bp)
+{
+    for (int s = 0; s < bp->sorted_slots; s++) {
+        bp_endpoint *e = bp->axis[s].data;
+        int n = 0;
+        for (int i = 0; i < bp->axis[s].count; i++) {
+            if (bp->proxies.data[e[i].id >> 1].flags & BP_DEAD)
+                continue;
+            e[n] = e[i];
+            ep_place(bp->proxies.data, s, e[n].id, (uint32_t)n);
+            n++;
+        }
+        bp->axis[s].count = n;
+    }
+    free_dead(bp);
+}
+
+/* Sorting in the moves. Gives up (false) once the swaps exceed a budget worth a rebuild -- random
+   teleports of many proxies make insertion sort quadratic. The records stay exact at every swap,
+   so stopping halfway is safe: the caller rebuilds. */
+static bool apply_moves(broadphase *bp)
+{
+    int slots = bp->sorted_slots;
+    int budget = 8 * bp->axis[0].count + 4096;
+    /* Many moved: set every value, then one insertion-sort pass per slot (O(n + swaps)).
+       Few moved: sift just their endpoints (O(moved + swaps)). */
+    if (bp->moved.count * 16 > bp->live_count) {
+        for (int k = 0; k < bp->moved.count; k++) {
+            const bp_proxy *p = &bp->proxies.data[bp->moved.data[k]];
+            if (p->flags & BP_DEAD)
+                continue;
+            for (int s = 0; s < slots; s++) {
+                bp->axis[s].data[p->lo[s]].value = p->min[bp->axis_of_slot[s]];
+                bp->axis[s].data[p->hi[s]].value = p->max[bp->axis_of_slot[s]];
+            }
+        }
+        for (int s = 0; s < slots; s++)
+            for (int i = 1; i < bp->axis[s].count; i++) {
+                sift_down(bp, s, (uint32_t)i);
+                if (bp->last_swaps > budget)
+                    return false;
+            }
+    } else {
+        for (int k = 0; k < bp->moved.count; k++) {
+            uint32_t p = (uint32_t)bp->moved.data[k];
+            if (bp->proxies.data[p].flags & BP_DEAD)
+                continue;
+            for (int s = 0; s < slots; s++)
+                move_on_slot(bp, s, p);
+            if (bp->last_swaps > budget)
+                return false;
+        }
+    }
+    for (int k = 0; k < bp->moved.count; k++) {
+        uint32_t p = (uint32_t)bp->moved.data[k];
+        bp_proxy *proxy = &bp->proxies.data[p];
+        if (proxy->flags & BP_DEAD)
+            continue;
+        proxy->flags &= ~(uint32_t)BP_MOVED;
+        if (slots == 2)
+            record_queue_partners(bp, p);
+        refresh_wide(bp, p);
+    }
+    array_clear(&bp->moved);
+    return true;
+}
+
+/* A few new proxies: append their endpoints (after everything, so they interleave with nothing),
+   then let insertion sort move them in, the swaps creating their records. */
+static bool insert_created(broadphase *bp)
+{
+    int slots = bp->sorted_slots;
+    for (int s = 0; s < slots; s++)
+        if (!array_reserve(&bp->axis[s], bp->axis[s].count + 2 * bp->created.count))
+            return false;
+    for (int k = 0; k < bp->created.count; k++) {
+        uint32_t p = (uint32_t)bp->created.data[k];
+        bp_proxy *proxy = &bp->proxies.data[p];
+        if (proxy->flags & BP_DEAD)
+            continue;
+        for (int s = 0; s < slots; s++) {
+            int axis = bp->axis_of_slot[s];
+            bp_endpoint_array *e = &bp->axis[s];
+            proxy->lo[s] = (uint32_t)e->count;
+            e->data[e->count++] = (bp_endpoint){proxy->min[axis], p << 1};
+            proxy->hi[s] = (uint32_t)e->count;
+            e->data[e->count++] = (bp_endpoint){proxy->max[axis], p << 1 | 1u};
+        }
+    }
+    for (int k = 0; k < bp->created.count; k++) {
+        uint32_t p = (uint32_t)bp->created.data[k];
+        bp_proxy *proxy = &bp->proxies.data[p];
+        if (proxy->flags & BP_DEAD)
+            continue;
+        for (int s = 0; s < slots; s++) {
+            sift_down(bp, s, proxy->lo[s]);
+            sift_down(bp, s, proxy->hi[s]);
+        }
+        proxy->flags &= ~(uint32_t)BP_CREATED;
+        refresh_wide(bp, p);
+    }
+    array_clear(&bp->created);
+    return true;
+}
+
+bool broadphase_update_pairs(broadphase *bp)
+{
+    array_clear(&bp->added);
+    array_clear(&bp->removed);
+    bp->last_swaps = 0;
+    bp->last_rebuilt = false;
+    if (++bp->updates_since_axis_check >= AXIS_CHECK_PERIOD) {
+        bp->updates_since_axis_check = 0;
+        bp->needs_rebuild = bp->needs_rebuild || axes_changed(bp);
+    }
+    if (bp->needs_rebuild || bp->broken || bp->created.count > REBUILD_CREATES)
+        return rebuild(bp);
+    if (bp->dead_count > 0)
+        compact(bp);
+    if (!apply_moves(bp))
+        return rebuild(bp);
+    if (!insert_created(bp))
+        bp->broken = true;
+    if (!publish_candidates(bp) || bp->broken) {
+        bp->broken = true;
+        return error_set("broadphase: out of memory during update (rebuilding next time)");
+    }
+    return true;
+}
