@@ -5,5 +5,6 @@
 #include <cairn/base.h>
 #include <cairn/shape.h>
 #include <cairn/collision.h>
+#include <cairn/world.h>
 
 #endif

@@ -1,0 +1,329 @@
+/* Contact manifolds: from the query's normal, the supporting feature (face polygon, segment or
+   point) of each shape; the incident feature clipped against the side planes of the reference
+   feature (the better aligned one); at most four points, deepest first, then largest area. */
+#include "dynamics/contact.h"
+
+#include "core/xform.h"
+#include "geometry/shape.h"
+
+#include <float.h>
+#include <math.h>
+
+enum { FEATURE_MAX = 64, CYLINDER_CAP_POINTS = 12 };
+
+/* A flat feature of a shape's surface in world space: 1 point, a segment, or a polygon. */
+typedef struct feature {
+    int count;
+    vec3s points[FEATURE_MAX];
+    vec3s normal; /* outward unit normal of the face (or the direction asked for) */
+} feature;
+
+/* A segment or cap counts as facing d when within about 15 degrees of perpendicular/parallel. */
+static const float facing_cosine = 0.97f;
+
+static void feature_point(feature *f, vec3s p)
+{
+    if (f->count < FEATURE_MAX)
+        f->points[f->count++] = p;
+}
+
+/* The core polytope face most aligned with d (shape frame), pushed out by the radius. */
+static void polytope_feature(const convex_hull *hull, const vec3s *core_vertices, float radius,
+                             vec3s d, feature *f)
+{
+    int best = 0;
+    float best_dot = -FLT_MAX;
+    for (int i = 0; i < hull->face_count; ++i) {
+        float dot = glms_vec3_dot(hull->faces[i].normal, d);
+        if (dot > best_dot) {
+            best_dot = dot;
+            best = i;
+        }
+    }
+    const hull_face *face = &hull->faces[best];
+    f->normal = face->normal;
+    int edge = face->first_edge;
+    for (int n = 0; n < face->edge_count; ++n, edge = hull->edges[edge].next)
+        feature_point(f, glms_vec3_add(core_vertices[hull->edges[edge].origin],
+                                       glms_vec3_scale(face->normal, radius)));
+}
+
+static void box_feature(const cairn_shape *shape, vec3s d, feature *f)
+{
+    const convex_hull *hull = &shape->box.outer;
+    vec3s core[8];
+    float r = shape->convex_radius;
+    for (int v = 0; v < hull->vertex_count && v < 8; ++v)
+        for (int k = 0; k < 3; ++k)
+            core[v].raw[k] = hull->vertices[v].raw[k] - (hull->vertices[v].raw[k] > 0 ? r : -r);
+    polytope_feature(hull, core, r, d, f);
+}
+
+static void capsule_feature(const cairn_shape *shape, vec3s d, feature *f)
+{
+    float h = shape->capsule.half_height, r = shape->convex_radius;
+    float axial = d.y;
+    f->normal = d;
+    if (fabsf(axial) < 1.0f - facing_cosine && h > 0.0f) {
+        /* The side: the core segment pushed out along d without its axial part. */
+        vec3s out = glms_vec3_normalize((vec3s){{d.x, 0.0f, d.z}});
+        feature_point(f, (vec3s){{out.x * r, h, out.z * r}});
+        feature_point(f, (vec3s){{out.x * r, -h, out.z * r}});
+        f->normal = out;
+        return;
+    }
+    feature_point(f, cairn_shape_support(shape, d));
+}
+
+static void cylinder_feature(const cairn_shape *shape, vec3s d, feature *f)
+{
+    float h = shape->cylinder.core_half_height, rc = shape->cylinder.core_radius;
+    float r = shape->convex_radius;
+    f->normal = d;
+    if (fabsf(d.y) >= facing_cosine) {
+        /* A cap: the core disk as a polygon, at the outer height. */
+        float side = d.y > 0.0f ? 1.0f : -1.0f;
+        f->normal = (vec3s){{0.0f, side, 0.0f}};
+        for (int i = 0; i < CYLINDER_CAP_POINTS; ++i) {
+            float angle = 2.0f * GLM_PIf * (float)i / CYLINDER_CAP_POINTS * side;
+            feature_point(f, (vec3s){{rc * cosf(angle), side * (h + r), rc * sinf(angle)}});
+        }
+        return;
+    }
+    if (fabsf(d.y) < 1.0f - facing_cosine) {
+        vec3s out = glms_vec3_normalize((vec3s){{d.x, 0.0f, d.z}});
+        float reach = rc + r;
+        feature_point(f, (vec3s){{out.x * reach, h, out.z * reach}});
+        feature_point(f, (vec3s){{out.x * reach, -h, out.z * reach}});
+        f->normal = out;
+        return;
+    }
+    feature_point(f, cairn_shape_support(shape, d));
+}
+
+/* The supporting feature along world direction d, in world space. */
+static feature supporting_feature(const cairn_shape *shape, cairn_transform xf, vec3s d)
+{
+    feature f = {.count = 0};
+    vec3s local = glms_vec3_normalize(xform_inverse_vector(xf, d));
+    switch (shape->type) {
+    case CAIRN_SHAPE_SPHERE:
+        f.normal = local;
+        feature_point(&f, cairn_shape_support(shape, local));
+        break;
+    case CAIRN_SHAPE_BOX:
+        box_feature(shape, local, &f);
+        break;
+    case CAIRN_SHAPE_CAPSULE:
+        capsule_feature(shape, local, &f);
+        break;
+    case CAIRN_SHAPE_CYLINDER:
+        cylinder_feature(shape, local, &f);
+        break;
+    case CAIRN_SHAPE_HULL:
+        polytope_feature(&shape->hull.core, shape->hull.core.vertices, shape->convex_radius, local,
+                         &f);
+        break;
+    }
+    for (int i = 0; i < f.count; ++i)
+        f.points[i] = xform_point(xf, f.points[i]);
+    f.normal = xform_vector(xf, f.normal);
+    return f;
+}
+
+/* Keeps the part of polygon `in` on the inner side of the plane dot(n, x) <= offset. */
+static void clip_plane(const feature *in, vec3s n, float offset, feature *out)
+{
+    out->count = 0;
+    out->normal = in->normal;
+    if (in->count == 1) {
+        if (glms_vec3_dot(n, in->points[0]) <= offset)
+            feature_point(out, in->points[0]);
+        return;
+    }
+    int edges = in->count == 2 ? 1 : in->count;
+    for (int i = 0; i < edges; ++i) {
+        vec3s p = in->points[i], q = in->points[(i + 1) % in->count];
+        float dp = glms_vec3_dot(n, p) - offset, dq = glms_vec3_dot(n, q) - offset;
+        if (dp <= 0.0f)
+            feature_point(out, p);
+        if ((dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f))
+            feature_point(out, glms_vec3_lerp(p, q, dp / (dp - dq)));
+        if (in->count == 2 && dq <= 0.0f)
+            feature_point(out, q);
+    }
+}
+
+/* Clips the incident feature to the prism over the reference feature (a polygon's edges, or a
+   segment's two end planes). */
+static feature clip_to_reference(const feature *reference, const feature *incident)
+{
+    feature current = *incident, next;
+    if (reference->count == 2) {
+        vec3s e = glms_vec3_sub(reference->points[1], reference->points[0]);
+        clip_plane(&current, e, glms_vec3_dot(e, reference->points[1]), &next);
+        current = next;
+        vec3s back = glms_vec3_negate(e);
+        clip_plane(&current, back, glms_vec3_dot(back, reference->points[0]), &next);
+        return next;
+    }
+    for (int i = 0; i < reference->count && current.count > 0; ++i) {
+        vec3s p = reference->points[i], q = reference->points[(i + 1) % reference->count];
+        vec3s side = glms_vec3_cross(glms_vec3_sub(q, p), reference->normal);
+        if (glms_vec3_norm2(side) == 0.0f)
+            continue;
+        clip_plane(&current, side, glms_vec3_dot(side, p), &next);
+        current = next;
+    }
+    return current;
+}
+
+typedef struct candidate {
+    vec3s on_a, on_b;
+    float separation;
+} candidate;
+
+static float triangle_area2(vec3s a, vec3s b, vec3s c, vec3s normal)
+{
+    return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a)), normal);
+}
+
+/* Deepest point, the point farthest from it, the largest triangle, then the point adding the
+   most area outside that triangle. */
+static int reduce(const candidate *c, int count, vec3s normal, int *keep)
+{
+    if (count <= MANIFOLD_MAX_POINTS) {
+        for (int i = 0; i < count; ++i)
+            keep[i] = i;
+        return count;
+    }
+    int a = 0, b = -1, t = -1, d = -1;
+    for (int i = 1; i < count; ++i)
+        if (c[i].separation < c[a].separation)
+            a = i;
+    float best = -1.0f;
+    for (int i = 0; i < count; ++i) {
+        float dist = glms_vec3_distance2(c[i].on_b, c[a].on_b);
+        if (i != a && dist > best) {
+            best = dist;
+            b = i;
+        }
+    }
+    best = -1.0f;
+    for (int i = 0; i < count; ++i) {
+        float area = fabsf(triangle_area2(c[a].on_b, c[b].on_b, c[i].on_b, normal));
+        if (i != a && i != b && area > best) {
+            best = area;
+            t = i;
+        }
+    }
+    float sign = triangle_area2(c[a].on_b, c[b].on_b, c[t].on_b, normal) >= 0.0f ? 1.0f : -1.0f;
+    best = -FLT_MAX;
+    int corners[3] = {a, b, t};
+    for (int i = 0; i < count; ++i) {
+        if (i == a || i == b || i == t)
+            continue;
+        for (int k = 0; k < 3; ++k) {
+            /* Area outside edge k of the triangle (negative orientation). */
+            float outside = -sign * triangle_area2(c[corners[k]].on_b, c[corners[(k + 1) % 3]].on_b,
+                                                   c[i].on_b, normal);
+            if (outside > best) {
+                best = outside;
+                d = i;
+            }
+        }
+    }
+    keep[0] = a;
+    keep[1] = b;
+    keep[2] = t;
+    keep[3] = d;
+    return d >= 0 ? 4 : 3;
+}
+
+/* Points from clipping; false when there is nothing to clip (a point feature) or nothing left. */
+static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal, float speculative,
+                              candidate *out)
+{
+    bool a_is_reference =
+        fabsf(glms_vec3_dot(fa->normal, normal)) >= fabsf(glms_vec3_dot(fb->normal, normal));
+    const feature *reference = a_is_reference ? fa : fb;
+    const feature *incident = a_is_reference ? fb : fa;
+    feature clipped = clip_to_reference(reference, incident);
+    /* Separation measured along the contact normal from the reference feature's plane. */
+    float plane = glms_vec3_dot(normal, reference->points[0]);
+    int count = 0;
+    for (int i = 0; i < clipped.count; ++i) {
+        vec3s p = clipped.points[i];
+        float along = glms_vec3_dot(normal, p) - plane;
+        float separation = a_is_reference ? along : -along;
+        if (separation > speculative)
+            continue;
+        vec3s projected = glms_vec3_sub(p, glms_vec3_scale(normal, along));
+        out[count].separation = separation;
+        out[count].on_a = a_is_reference ? projected : p;
+        out[count].on_b = a_is_reference ? p : projected;
+        ++count;
+    }
+    return count;
+}
+
+int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, const cairn_query_result *query, float speculative_distance,
+                   manifold *out)
+{
+    out->point_count = 0;
+    out->normal = query->normal;
+    if (query->distance > speculative_distance)
+        return 0;
+    feature fa = supporting_feature(a, xa, query->normal);
+    feature fb = supporting_feature(b, xb, glms_vec3_negate(query->normal));
+    candidate c[FEATURE_MAX];
+    int count = 0;
+    if (fa.count >= 2 && fb.count >= 2)
+        count = clipped_candidates(&fa, &fb, query->normal, speculative_distance, c);
+    if (count == 0) {
+        /* A point feature, or clipping left nothing: the query's witness pair. */
+        c[0] = (candidate){query->point_a, query->point_b, query->distance};
+        count = 1;
+    }
+    int keep[MANIFOLD_MAX_POINTS];
+    int kept = reduce(c, count, query->normal, keep);
+    for (int i = 0; i < kept; ++i) {
+        const candidate *k = &c[keep[i]];
+        manifold_point *p = &out->points[i];
+        vec3s mid = glms_vec3_scale(glms_vec3_add(k->on_a, k->on_b), 0.5f);
+        p->local_a = xform_inverse_point(xa, k->on_a);
+        p->anchor_a = mid; /* made relative to the centres by the caller */
+        p->anchor_b = mid;
+        p->separation = k->separation;
+        p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
+        p->max_normal_impulse = 0.0f;
+        p->relative_velocity = 0.0f;
+        p->id = (uint32_t)keep[i];
+    }
+    out->point_count = kept;
+    return kept;
+}
+
+void manifold_match(const manifold *old_manifold, manifold *new_manifold, float tolerance)
+{
+    float tolerance2 = tolerance * tolerance;
+    for (int i = 0; i < new_manifold->point_count; ++i) {
+        manifold_point *p = &new_manifold->points[i];
+        int best = -1;
+        float best_distance = tolerance2;
+        for (int j = 0; j < old_manifold->point_count; ++j) {
+            float d = glms_vec3_distance2(p->local_a, old_manifold->points[j].local_a);
+            if (d <= best_distance) {
+                best_distance = d;
+                best = j;
+            }
+        }
+        if (best < 0)
+            continue;
+        const manifold_point *old = &old_manifold->points[best];
+        p->normal_impulse = old->normal_impulse;
+        p->tangent_impulse[0] = old->tangent_impulse[0];
+        p->tangent_impulse[1] = old->tangent_impulse[1];
+    }
+}

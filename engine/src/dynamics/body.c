@@ -1,0 +1,177 @@
+/* The body part of the public API: creation with validation, destruction, accessors. */
+#include "dynamics/world_state.h"
+
+#include "core/error.h"
+#include "core/validate.h"
+
+#include <string.h>
+
+static const float max_position = 1e6f, max_speed = 1e4f;
+
+body *world_body(const cairn_world *world, cairn_body_id id, const char *function)
+{
+    if (world == NULL) {
+        error_set("%s: world is NULL", function);
+        return NULL;
+    }
+    if (!id_pool_is_valid(&world->ids, id.index, id.generation)) {
+        error_set("%s: body id {%u, %u} is null, stale or unknown", function, id.index,
+                  id.generation);
+        return NULL;
+    }
+    return &world->bodies.data[id.index];
+}
+
+static bool check_vector(const char *name, vec3s v, float limit)
+{
+    if (!is_finite_vec3(v))
+        return error_set("cairn_body_create: %s is not finite", name);
+    if (glms_vec3_norm(v) > limit)
+        return error_set("cairn_body_create: |%s| = %g is above %g", name,
+                         (double)glms_vec3_norm(v), (double)limit);
+    return true;
+}
+
+static bool check_body_def(const cairn_body_def *def)
+{
+    if (def == NULL)
+        return error_set("cairn_body_create: def is NULL");
+    if (def->shape == NULL)
+        return error_set("cairn_body_create: def->shape is NULL");
+    if (def->type != CAIRN_STATIC && def->type != CAIRN_KINEMATIC && def->type != CAIRN_DYNAMIC)
+        return error_set("cairn_body_create: type %d is not a body type", (int)def->type);
+    if (!check_vector("transform.position", def->transform.position, max_position) ||
+        !check_vector("linear_velocity", def->linear_velocity, max_speed) ||
+        !check_vector("angular_velocity", def->angular_velocity, max_speed))
+        return false;
+    if (!is_unit_quat(def->transform.rotation))
+        return error_set("cairn_body_create: transform.rotation is not a finite unit quaternion");
+    if (!is_finite_float(def->density) || def->density <= 0.0f)
+        return error_set("cairn_body_create: density = %g must be finite and positive",
+                         (double)def->density);
+    if (!is_finite_float(def->friction) || def->friction < 0.0f)
+        return error_set("cairn_body_create: friction = %g must be finite and >= 0",
+                         (double)def->friction);
+    if (!is_finite_float(def->restitution) || def->restitution < 0.0f || def->restitution > 1.0f)
+        return error_set("cairn_body_create: restitution = %g is outside [0, 1]",
+                         (double)def->restitution);
+    return true;
+}
+
+static body body_from_def(const cairn_body_def *def)
+{
+    body b;
+    memset(&b, 0, sizeof b);
+    b.type = def->type;
+    b.alive = true;
+    b.awake = def->type != CAIRN_STATIC;
+    b.allow_sleep = def->allow_sleep;
+    b.shape = (cairn_shape *)def->shape;
+    b.transform = def->transform;
+    b.transform.rotation = glms_quat_normalize(def->transform.rotation);
+    b.linear_velocity = def->type == CAIRN_STATIC ? glms_vec3_zero() : def->linear_velocity;
+    b.angular_velocity = def->type == CAIRN_STATIC ? glms_vec3_zero() : def->angular_velocity;
+    b.friction = def->friction;
+    b.restitution = def->restitution;
+    b.proxy = -1;
+    b.user_data = def->user_data;
+    return b;
+}
+
+cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def)
+{
+    cairn_body_id null_id = {0, 0};
+    if (world == NULL) {
+        error_set("cairn_body_create: world is NULL");
+        return null_id;
+    }
+    if (!check_body_def(def))
+        return null_id;
+    body b = body_from_def(def);
+    if (!body_set_mass(&b, def->density))
+        return null_id;
+    body_sync(&b);
+    cairn_body_id id;
+    if (!id_pool_alloc(&world->ids, &id.index, &id.generation))
+        return null_id;
+    if (!array_grow(&world->bodies, (int)id.index + 1)) {
+        id_pool_free(&world->ids, id.index, id.generation);
+        return null_id;
+    }
+    while (world->bodies.count <= (int)id.index)
+        world->bodies.data[world->bodies.count++].alive = false;
+    b.generation = id.generation;
+    cairn_aabb bounds = cairn_shape_bounds(b.shape, b.transform);
+    b.proxy = broadphase_create_proxy(&world->broadphase, bounds, id.index, 1u, ~0u,
+                                      b.type == CAIRN_STATIC);
+    if (b.proxy < 0) {
+        id_pool_free(&world->ids, id.index, id.generation);
+        return null_id;
+    }
+    cairn_shape_retain(b.shape);
+    world->bodies.data[id.index] = b;
+    return id;
+}
+
+void cairn_body_destroy(cairn_world *world, cairn_body_id id)
+{
+    body *b = world_body(world, id, "cairn_body_destroy");
+    if (b == NULL)
+        return;
+    islands_wake(world, id.index);
+    contacts_remove_body(world, id.index);
+    broadphase_destroy_proxy(&world->broadphase, b->proxy);
+    cairn_shape_release(b->shape);
+    b->alive = false;
+    b->shape = NULL;
+    id_pool_free(&world->ids, id.index, id.generation);
+}
+
+bool cairn_body_is_valid(const cairn_world *world, cairn_body_id id)
+{
+    return world != NULL && id_pool_is_valid(&world->ids, id.index, id.generation);
+}
+
+cairn_transform cairn_body_transform(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_transform");
+    return b ? b->transform : cairn_transform_identity();
+}
+
+vec3s cairn_body_linear_velocity(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_linear_velocity");
+    return b ? b->linear_velocity : glms_vec3_zero();
+}
+
+vec3s cairn_body_angular_velocity(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_angular_velocity");
+    return b ? b->angular_velocity : glms_vec3_zero();
+}
+
+bool cairn_body_is_awake(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_is_awake");
+    return b ? b->awake : false;
+}
+
+void cairn_body_apply_impulse(cairn_world *world, cairn_body_id id, vec3s impulse,
+                              vec3s world_point)
+{
+    body *b = world_body(world, id, "cairn_body_apply_impulse");
+    if (b == NULL)
+        return;
+    if (!is_finite_vec3(impulse) || !is_finite_vec3(world_point)) {
+        error_set("cairn_body_apply_impulse: impulse and point must be finite");
+        return;
+    }
+    if (b->type != CAIRN_DYNAMIC)
+        return;
+    islands_wake(world, id.index);
+    b->linear_velocity =
+        glms_vec3_add(b->linear_velocity, glms_vec3_scale(impulse, b->inverse_mass));
+    vec3s r = glms_vec3_sub(world_point, b->center);
+    b->angular_velocity = glms_vec3_add(
+        b->angular_velocity, glms_mat3_mulv(b->inverse_inertia, glms_vec3_cross(r, impulse)));
+}

@@ -1,0 +1,37 @@
+/* Rigid bodies: storage indexed by id, mass properties, world-space inertia. */
+#ifndef CAIRN_DYNAMICS_BODY_H
+#define CAIRN_DYNAMICS_BODY_H
+
+#include <cairn/world.h>
+
+typedef struct body {
+    cairn_body_type type;
+    bool alive;
+    bool awake;
+    bool allow_sleep;
+    uint32_t generation;
+    cairn_shape *shape;
+    cairn_transform transform; /* the body origin (the shape's frame) */
+    vec3s local_center;        /* centre of mass in the body frame */
+    vec3s center;              /* centre of mass, world */
+    vec3s linear_velocity;     /* of the centre of mass, world */
+    vec3s angular_velocity;    /* world */
+    float inverse_mass;        /* 0 for static and kinematic bodies */
+    mat3s inertia_local;       /* about the centre of mass, body axes */
+    mat3s inverse_inertia_local;
+    mat3s inverse_inertia; /* world, updated after each position change */
+    float friction, restitution;
+    float sleep_time;
+    int proxy;  /* broadphase proxy, -1 when none */
+    int island; /* scratch during the island pass */
+    void *user_data;
+} body;
+
+/* Sets transform-derived state (centre, world inertia) from body->transform. */
+void body_sync(body *b);
+/* Mass, centre and inertia from the shape and density (dynamic bodies). */
+bool body_set_mass(body *b, float density);
+/* The body's velocity at a world point. */
+vec3s body_point_velocity(const body *b, vec3s world_point);
+
+#endif

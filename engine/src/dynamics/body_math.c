@@ -1,0 +1,47 @@
+/* Per-body math: mass from the shape, world inertia, point velocities. */
+#include "dynamics/body.h"
+
+#include "core/xform.h"
+
+static mat3s inverse_or_zero(mat3s m)
+{
+    float det = glms_mat3_det(m);
+    return det > 0.0f ? glms_mat3_inv(m) : glms_mat3_zero();
+}
+
+bool body_set_mass(body *b, float density)
+{
+    b->inverse_mass = 0.0f;
+    b->inverse_inertia_local = glms_mat3_zero();
+    b->inertia_local = glms_mat3_zero();
+    b->local_center = glms_vec3_zero();
+    if (b->type != CAIRN_DYNAMIC) {
+        cairn_mass_properties mass;
+        if (!cairn_shape_mass_properties(b->shape, 1.0f, &mass))
+            return false;
+        b->local_center = mass.center;
+        return true;
+    }
+    cairn_mass_properties mass;
+    if (!cairn_shape_mass_properties(b->shape, density, &mass))
+        return false;
+    b->inverse_mass = 1.0f / mass.mass;
+    b->local_center = mass.center;
+    b->inertia_local = mass.inertia;
+    b->inverse_inertia_local = inverse_or_zero(mass.inertia);
+    return true;
+}
+
+void body_sync(body *b)
+{
+    b->center = xform_point(b->transform, b->local_center);
+    mat3s rotation = xform_rotation_matrix(b->transform);
+    b->inverse_inertia = glms_mat3_mul(glms_mat3_mul(rotation, b->inverse_inertia_local),
+                                       glms_mat3_transpose(rotation));
+}
+
+vec3s body_point_velocity(const body *b, vec3s world_point)
+{
+    vec3s r = glms_vec3_sub(world_point, b->center);
+    return glms_vec3_add(b->linear_velocity, glms_vec3_cross(b->angular_velocity, r));
+}

@@ -1,0 +1,156 @@
+/* Persistent contacts: created and destroyed with broadphase pairs, kept sorted by body pair
+   (a deterministic order for the solver), updated each step by the narrow phase with their
+   simplex cache; manifold points inherit last step's impulses. Materials combine as
+   friction = sqrt(fa * fb) and restitution = max(ra, rb). */
+#include "dynamics/world_state.h"
+
+#include "core/error.h"
+#include "core/validate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Points further apart than this on A between steps are new points (no warm start), m. */
+static const float match_tolerance = 0.05f;
+
+static int compare_pairs(const void *x, const void *y)
+{
+    const contact *a = x, *b = y;
+    if (a->body_a != b->body_a)
+        return a->body_a < b->body_a ? -1 : 1;
+    if (a->body_b != b->body_b)
+        return a->body_b < b->body_b ? -1 : 1;
+    return 0;
+}
+
+static contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)
+{
+    contact c;
+    memset(&c, 0, sizeof c);
+    c.body_a = a;
+    c.body_b = b;
+    const body *ba = &world->bodies.data[a], *bb = &world->bodies.data[b];
+    c.friction = sqrtf(ba->friction * bb->friction);
+    c.restitution = fmaxf(ba->restitution, bb->restitution);
+    return c;
+}
+
+static bool needs_contact(const cairn_world *world, uint32_t a, uint32_t b)
+{
+    return world->bodies.data[a].type == CAIRN_DYNAMIC ||
+           world->bodies.data[b].type == CAIRN_DYNAMIC;
+}
+
+/* Drops contacts whose pair the broadphase removed (keys sorted for a binary search). */
+static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int count)
+{
+    if (count == 0)
+        return;
+    int kept = 0;
+    for (int i = 0; i < world->contacts.count; ++i) {
+        contact *c = &world->contacts.data[i];
+        bool gone = false;
+        for (int k = 0; k < count && !gone; ++k)
+            gone = removed[k].a == c->body_a && removed[k].b == c->body_b;
+        if (!gone)
+            world->contacts.data[kept++] = *c;
+    }
+    world->contacts.count = kept;
+}
+
+bool contacts_update_pairs(cairn_world *world)
+{
+    int removed_count, added_count;
+    const broadphase_pair *removed = broadphase_removed(&world->broadphase, &removed_count);
+    const broadphase_pair *added = broadphase_added(&world->broadphase, &added_count);
+    remove_pairs(world, removed, removed_count);
+    if (!array_grow(&world->contacts, world->contacts.count + added_count))
+        return false;
+    int before = world->contacts.count;
+    for (int i = 0; i < added_count; ++i)
+        if (needs_contact(world, added[i].a, added[i].b))
+            world->contacts.data[world->contacts.count++] =
+                contact_make(world, added[i].a, added[i].b);
+    if (world->contacts.count != before)
+        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact), compare_pairs);
+    return true;
+}
+
+void contacts_remove_body(cairn_world *world, uint32_t body_index)
+{
+    int kept = 0;
+    for (int i = 0; i < world->contacts.count; ++i) {
+        contact *c = &world->contacts.data[i];
+        if (c->body_a != body_index && c->body_b != body_index)
+            world->contacts.data[kept++] = *c;
+    }
+    world->contacts.count = kept;
+}
+
+/* A body that is dynamic and asleep, touched by an awake one, wakes with its island. */
+static void wake_on_touch(cairn_world *world, const contact *c)
+{
+    const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+    if (a->awake && !b->awake && b->type == CAIRN_DYNAMIC)
+        islands_wake(world, c->body_b);
+    else if (b->awake && !a->awake && a->type == CAIRN_DYNAMIC)
+        islands_wake(world, c->body_a);
+}
+
+/* How far the two bodies can close in on each other during one step: relative linear motion
+   plus what rotation can sweep (angular speed times the shape's reach from its centre). */
+static float approach_bound(const body *a, const body *b, float dt)
+{
+    float linear = glms_vec3_norm(glms_vec3_sub(b->linear_velocity, a->linear_velocity));
+    cairn_aabb ba = cairn_shape_local_bounds(a->shape), bb = cairn_shape_local_bounds(b->shape);
+    float reach_a = 0.5f * glms_vec3_distance(ba.max, ba.min);
+    float reach_b = 0.5f * glms_vec3_distance(bb.max, bb.min);
+    float angular = glms_vec3_norm(a->angular_velocity) * reach_a +
+                    glms_vec3_norm(b->angular_velocity) * reach_b;
+    return (linear + angular) * dt;
+}
+
+static void collide_one(cairn_world *world, contact *c, float dt)
+{
+    const cairn_solver_settings *settings = &world->def.solver;
+    const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+    cairn_gjk_cache *cache = settings->simplex_caching ? &c->cache : NULL;
+    unsigned char cold[sizeof c->cache.opaque] = {0};
+    world->stats.cache_hits += cache && memcmp(cache->opaque, cold, sizeof cold) != 0;
+    cairn_query_result query;
+    if (!cairn_collide(a->shape, a->transform, b->shape, b->transform, cache, &query)) {
+        c->manifold.point_count = 0;
+        c->touching = false;
+        return;
+    }
+    world->stats.gjk_iterations += (float)query.gjk_iterations;
+    world->stats.epa_calls += query.epa_iterations > 0;
+    manifold next;
+    /* Speculative points: kept while the gap could close within this step, so fast bodies
+       meet thin geometry instead of passing between two steps. */
+    float margin = settings->speculative_distance + approach_bound(a, b, dt);
+    manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
+    manifold_match(&c->manifold, &next, match_tolerance);
+    c->manifold = next;
+    c->was_touching = c->touching;
+    c->touching = next.point_count > 0;
+}
+
+void contacts_collide(cairn_world *world, float dt)
+{
+    int queries = 0;
+    for (int i = 0; i < world->contacts.count; ++i) {
+        contact *c = &world->contacts.data[i];
+        const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+        if (!a->awake && !b->awake)
+            continue;
+        collide_one(world, c, dt);
+        ++queries;
+        if (c->touching)
+            wake_on_touch(world, c);
+        world->stats.contacts += c->touching;
+        world->stats.points += c->manifold.point_count;
+    }
+    world->stats.gjk_iterations = queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
+}

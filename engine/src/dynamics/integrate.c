@@ -1,0 +1,74 @@
+/* Semi-implicit Euler integration of awake bodies. */
+#include "dynamics/integrate.h"
+
+#include "core/xform.h"
+
+#include <math.h>
+
+static vec3s clamp_length(vec3s v, float limit)
+{
+    float length = glms_vec3_norm(v);
+    return length > limit ? glms_vec3_scale(v, limit / length) : v;
+}
+
+/* Without torques a body keeps its world angular momentum L = I w while its inertia turns
+   with it: carrying L across the rotation update (and recovering w from the new inertia)
+   gives the gyroscopic motion of a tumbling body without the energy gain of an explicit
+   gyroscopic torque. */
+static vec3s keep_angular_momentum(const body *b, versors before, vec3s w)
+{
+    cairn_transform old_frame = {b->center, before};
+    vec3s momentum = xform_vector(
+        old_frame, glms_mat3_mulv(b->inertia_local, xform_inverse_vector(old_frame, w)));
+    return xform_vector(b->transform, glms_mat3_mulv(b->inverse_inertia_local,
+                                                     xform_inverse_vector(b->transform, momentum)));
+}
+
+void integrate_velocities(cairn_world *world, float h)
+{
+    const cairn_world_def *def = &world->def;
+    float linear_damping = 1.0f / (1.0f + h * def->linear_damping);
+    float angular_damping = 1.0f / (1.0f + h * def->angular_damping);
+    for (int i = 0; i < world->bodies.count; ++i) {
+        body *b = &world->bodies.data[i];
+        if (!b->alive || !b->awake || b->type != CAIRN_DYNAMIC)
+            continue;
+        vec3s v = glms_vec3_add(b->linear_velocity, glms_vec3_scale(def->gravity, h));
+        b->linear_velocity =
+            clamp_length(glms_vec3_scale(v, linear_damping), def->max_linear_speed);
+        b->angular_velocity = clamp_length(glms_vec3_scale(b->angular_velocity, angular_damping),
+                                           def->max_angular_speed);
+    }
+}
+
+/* q' = q + h/2 (w, 0) q, renormalised. */
+static versors rotate(versors q, vec3s w, float h)
+{
+    versors spin = {{w.x, w.y, w.z, 0.0f}};
+    versors dq = glms_quat_mul(spin, q);
+    versors next = {{q.x + 0.5f * h * dq.x, q.y + 0.5f * h * dq.y, q.z + 0.5f * h * dq.z,
+                     q.w + 0.5f * h * dq.w}};
+    return glms_quat_normalize(next);
+}
+
+void integrate_positions(cairn_world *world, float h, const motion_offset *offsets)
+{
+    for (int i = 0; i < world->bodies.count; ++i) {
+        body *b = &world->bodies.data[i];
+        if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
+            continue;
+        vec3s v = b->linear_velocity, w = b->angular_velocity;
+        if (offsets) {
+            v = glms_vec3_add(v, offsets[i].linear);
+            w = glms_vec3_add(w, offsets[i].angular);
+        }
+        b->center = glms_vec3_add(b->center, glms_vec3_scale(v, h));
+        versors before = b->transform.rotation;
+        b->transform.rotation = rotate(before, w, h);
+        if (b->type == CAIRN_DYNAMIC)
+            b->angular_velocity = keep_angular_momentum(b, before, b->angular_velocity);
+        b->transform.position =
+            glms_vec3_sub(b->center, xform_vector(b->transform, b->local_center));
+        body_sync(b);
+    }
+}

@@ -1,0 +1,128 @@
+/* The step pipeline: broadphase -> narrow phase -> solver -> islands, data flowing one way. */
+#include "dynamics/world_state.h"
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/timer.h"
+#include "core/validate.h"
+
+#include <string.h>
+
+enum { SCRATCH_BYTES = 1 << 20 };
+
+cairn_world *cairn_world_create(const cairn_world_def *def)
+{
+    if (!cairn_world_def_validate(def))
+        return NULL;
+    cairn_world *world = mem_calloc(1, sizeof *world);
+    if (world == NULL)
+        return NULL;
+    world->def = *def;
+    if (!id_pool_init(&world->ids, 64) || !arena_init(&world->scratch, SCRATCH_BYTES) ||
+        !broadphase_init(&world->broadphase, 64)) {
+        cairn_world_destroy(world);
+        return NULL;
+    }
+    return world;
+}
+
+void cairn_world_destroy(cairn_world *world)
+{
+    if (world == NULL)
+        return;
+    for (int i = 0; i < world->bodies.count; ++i)
+        if (world->bodies.data[i].alive)
+            cairn_shape_release(world->bodies.data[i].shape);
+    broadphase_destroy(&world->broadphase);
+    array_free(&world->bodies);
+    array_free(&world->contacts);
+    arena_destroy(&world->scratch);
+    id_pool_destroy(&world->ids);
+    mem_free(world, sizeof *world);
+}
+
+/* Awake moving bodies report their new bounds and the motion expected over the next step. */
+static void update_broadphase(cairn_world *world, float dt)
+{
+    for (int i = 0; i < world->bodies.count; ++i) {
+        const body *b = &world->bodies.data[i];
+        if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
+            continue;
+        cairn_aabb bounds = cairn_shape_bounds(b->shape, b->transform);
+        broadphase_move_proxy(&world->broadphase, b->proxy, bounds,
+                              glms_vec3_scale(b->linear_velocity, dt));
+    }
+    broadphase_update_pairs(&world->broadphase);
+}
+
+static void count_bodies(cairn_world *world)
+{
+    for (int i = 0; i < world->bodies.count; ++i) {
+        const body *b = &world->bodies.data[i];
+        world->stats.bodies += b->alive;
+        world->stats.awake_bodies += b->alive && b->awake && b->type == CAIRN_DYNAMIC;
+    }
+    world->stats.pairs = broadphase_pair_count(&world->broadphase);
+}
+
+void cairn_world_step(cairn_world *world, float dt)
+{
+    if (world == NULL) {
+        error_set("cairn_world_step: world is NULL");
+        return;
+    }
+    if (!is_finite_float(dt) || dt < 0.0f) {
+        error_set("cairn_world_step: dt = %g must be finite and >= 0", (double)dt);
+        return;
+    }
+    if (dt == 0.0f)
+        return;
+    memset(&world->stats, 0, sizeof world->stats);
+    uint64_t start = timer_ticks(), stage = start;
+    update_broadphase(world, dt);
+    world->stats.broadphase_ms = (float)timer_ms_since(stage);
+    stage = timer_ticks();
+    contacts_update_pairs(world);
+    contacts_collide(world, dt);
+    world->stats.narrowphase_ms = (float)timer_ms_since(stage);
+    stage = timer_ticks();
+    solver_step(world, dt);
+    world->stats.solver_ms = (float)timer_ms_since(stage);
+    stage = timer_ticks();
+    islands_update(world, dt);
+    world->stats.islands_ms = (float)timer_ms_since(stage);
+    count_bodies(world);
+    world->stats.total_ms = (float)timer_ms_since(start);
+    arena_reset(&world->scratch);
+}
+
+cairn_step_stats cairn_world_step_stats(const cairn_world *world)
+{
+    return world->stats;
+}
+
+int cairn_world_body_count(const cairn_world *world)
+{
+    return world ? id_pool_count(&world->ids) : 0;
+}
+
+/* FNV-1a over the bytes of every live body's state, in id order. */
+uint64_t cairn_world_state_hash(const cairn_world *world)
+{
+    uint64_t hash = 1469598103934665603ull;
+    for (int i = 0; i < world->bodies.count; ++i) {
+        const body *b = &world->bodies.data[i];
+        if (!b->alive)
+            continue;
+        float state[13] = {
+            b->transform.position.x, b->transform.position.y, b->transform.position.z,
+            b->transform.rotation.x, b->transform.rotation.y, b->transform.rotation.z,
+            b->transform.rotation.w, b->linear_velocity.x,    b->linear_velocity.y,
+            b->linear_velocity.z,    b->angular_velocity.x,   b->angular_velocity.y,
+            b->angular_velocity.z};
+        const unsigned char *bytes = (const unsigned char *)state;
+        for (size_t k = 0; k < sizeof state; ++k)
+            hash = (hash ^ bytes[k]) * 1099511628211ull;
+    }
+    return hash;
+}
