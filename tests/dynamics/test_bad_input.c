@@ -258,3 +258,19 @@ Test(bad_input, non_finite_impulse_and_time_step)
     cr_expect(isfinite(p.y), "the world is broken after refused calls");
     unmake(f);
 }
+
+/* Enumeration returns exactly the live bodies, in id order, and their shapes and types. */
+Test(bad_input, enumeration_lists_live_bodies)
+{
+    cairn_world *world = scene_default_world();
+    cairn_body_id a = scene_box(world, v3(0, 1, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    cairn_body_id b = scene_box(world, v3(0, 3, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    cairn_body_destroy(world, a);
+    cairn_body_id ids[4];
+    cr_expect_eq(cairn_world_bodies(world, ids, 4), 1);
+    cr_expect(ids[0].index == b.index && ids[0].generation == b.generation);
+    cr_expect_not_null(cairn_body_shape(world, b));
+    cr_expect_null(cairn_body_shape(world, a), "a destroyed body has no shape");
+    cr_expect_eq(cairn_body_get_type(world, b), CAIRN_DYNAMIC);
+    cairn_world_destroy(world);
+}

@@ -100,6 +100,12 @@ typedef struct cairn_step_stats {
 } cairn_step_stats;
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);
 CAIRN_API int cairn_world_body_count(const cairn_world *world);
+/* Writes up to capacity ids of live bodies in id order; returns how many bodies there are. */
+CAIRN_API int cairn_world_bodies(const cairn_world *world, cairn_body_id *ids, int capacity);
+/* The body's shape (owned by the body), type and user data; NULL / CAIRN_STATIC for a stale id. */
+CAIRN_API const cairn_shape *cairn_body_shape(const cairn_world *world, cairn_body_id body);
+CAIRN_API cairn_body_type cairn_body_get_type(const cairn_world *world, cairn_body_id body);
+CAIRN_API void *cairn_body_user_data(const cairn_world *world, cairn_body_id body);
 
 /* 64-bit hash of every body's transform and velocities: equal hashes after the same steps
    prove a deterministic run. */

@@ -175,3 +175,35 @@ void cairn_body_apply_impulse(cairn_world *world, cairn_body_id id, vec3s impuls
     b->angular_velocity = glms_vec3_add(
         b->angular_velocity, glms_mat3_mulv(b->inverse_inertia, glms_vec3_cross(r, impulse)));
 }
+
+int cairn_world_bodies(const cairn_world *world, cairn_body_id *ids, int capacity)
+{
+    int count = 0;
+    for (int i = 0; world != NULL && i < world->bodies.count; ++i) {
+        const body *b = &world->bodies.data[i];
+        if (!b->alive)
+            continue;
+        if (ids != NULL && count < capacity)
+            ids[count] = (cairn_body_id){(uint32_t)i, b->generation};
+        ++count;
+    }
+    return count;
+}
+
+const cairn_shape *cairn_body_shape(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_shape");
+    return b ? b->shape : NULL;
+}
+
+cairn_body_type cairn_body_get_type(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_get_type");
+    return b ? b->type : CAIRN_STATIC;
+}
+
+void *cairn_body_user_data(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_user_data");
+    return b ? b->user_data : NULL;
+}
