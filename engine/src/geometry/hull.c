@@ -391,14 +391,6 @@ static bool assign_initial_points(builder *b, const int simplex[4])
     return true;
 }
 
-#ifdef HULL_DEBUG
-int debug_drop[100000], debug_drop_it[100000];
-static int debug_iteration;
-#define DEBUG_DROP(p, why) (debug_drop[p] = (why), debug_drop_it[p] = debug_iteration)
-#else
-#define DEBUG_DROP(p, why) ((void)0)
-#endif
-
 /* ---- one iteration: horizon, cone, merges, reassignment ---- */
 
 static bool delete_visible_face(builder *b, int f)
@@ -585,72 +577,27 @@ static bool merge_across(builder *b, int f, int shared)
     return true;
 }
 
-#ifdef HULL_DEBUG
-#include <stdio.h>
-#include <stdlib.h>
-static bool corner_convex_scaled(builder *b, int in, int out, dvec normal, double k)
+/* Merging needs the two faces to touch along one chain and nowhere else: a slightly non-convex
+   face can touch a neighbour twice, or at a lone vertex, and the merged loop would pass a vertex
+   twice (a pinched face, then a face adjacent to itself). */
+static bool merge_is_simple(builder *b, int shared)
 {
-    dvec p = b->points[E(b, in)->origin], s = b->points[E(b, out)->origin];
-    dvec y = b->points[E(b, E(b, out)->next)->origin];
-    double turn = dv_dot(dv_cross(dv_sub(s, p), dv_sub(y, s)), normal);
-    return turn >= -k * b->tolerance * dv_length(dv_sub(y, p));
-}
-static void debug_validate(builder *b, const char *where)
-{
-    for (int f = 0; f < b->face_count; f++) {
-        if (!face_alive(b, f))
-            continue;
-        int e = F(b, f)->edge, n = 0;
-        do {
-            qh_edge *x = E(b, e);
-            if (x->face != f || E(b, x->next)->prev != e || E(b, x->twin)->twin != e ||
-                E(b, x->twin)->origin != E(b, x->next)->origin || !face_alive(b, twin_face(b, e)) ||
-                twin_face(b, e) == f) {
-                fprintf(stderr, "iteration %d %s: bad edge %d of face %d\n", debug_iteration, where,
-                        e, f);
-                abort();
-            }
-            if (++n > 100000) {
-                fprintf(stderr, "iteration %d %s: loop of face %d\n", debug_iteration, where, f);
-                abort();
-            }
-            e = x->next;
-        } while (e != F(b, f)->edge);
-        int e2 = F(b, f)->edge;
-        do {
-            if (!corner_convex_scaled(b, E(b, e2)->prev, e2, F(b, f)->normal, 10)) {
-                static int reported;
-                if (reported++ < 3)
-                    fprintf(stderr, "iteration %d %s: face %d (%d verts, area %g) reflex\n",
-                            debug_iteration, where, f, n, F(b, f)->area);
-            }
-            e2 = E(b, e2)->next;
-        } while (e2 != F(b, f)->edge);
-        if (n != F(b, f)->vertex_count) {
-            fprintf(stderr, "iteration %d %s: count of face %d\n", debug_iteration, where, f);
-            abort();
+    chain_ends c = shared_chain(b, shared);
+    for (int e = c.adj_next;; e = E(b, e)->next) {
+        for (int g = c.opp_next;; g = E(b, g)->next) {
+            if (E(b, g)->origin == E(b, e)->origin)
+                return false;
+            if (g == c.opp_prev)
+                break;
         }
+        if (e == c.adj_prev)
+            return true;
     }
-    debug_iteration++;
-}
-#else
-#define debug_validate(b, where) ((void)0)
-#endif
-
-/* The corner of f where edge e starts turns the wrong way by more than tolerance. */
-static bool corner_reflex(builder *b, int f, int e)
-{
-    dvec p = b->points[E(b, E(b, e)->prev)->origin], s = b->points[E(b, e)->origin];
-    dvec y = b->points[E(b, E(b, e)->next)->origin];
-    double turn = dv_dot(dv_cross(dv_sub(s, p), dv_sub(y, s)), F(b, f)->normal);
-    return turn < -b->tolerance * dv_length(dv_sub(y, p));
 }
 
-/* Merges f with the first neighbour across an edge that is not clearly convex (the hull must
-   stay convex beyond tolerance), or across an edge at a reflex corner of f (a merge of nearly
-   coplanar faces can leave a notch; the faces around it are nearly coplanar too, so merging
-   until convex keeps every face a convex polygon). Returns 1 after a merge, 0 when none was
-   needed, -1 when out of memory. */
+/* Merges f with the first neighbour across an edge that is not clearly convex, so that every
+   edge of the hull stays convex beyond tolerance (coplanar faces merge the same way).
+   Returns 1 after a merge, 0 when none was needed, -1 when out of memory. */
 static int merge_step(builder *b, int f, enum merge_kind kind)
 {
     bool convex = true;
@@ -669,7 +616,7 @@ static int merge_step(builder *b, int f, enum merge_kind kind)
             merge = trusted > -tol;
             convex = convex && (merge || other_view <= -tol);
         }
-        if (merge || corner_reflex(b, f, e))
+        if (merge && merge_is_simple(b, e))
             return merge_across(b, f, e) ? 1 : -1;
         e = E(b, e)->next;
     } while (e != F(b, f)->edge);
@@ -720,7 +667,6 @@ static bool resolve_unclaimed(builder *b)
         }
         if (best_face >= 0 && !add_outside(b, best_face, p))
             return false;
-        DEBUG_DROP(p, best_face < 0 ? 1 : 0);
     }
     b->unclaimed.count = 0;
     return true;
@@ -752,11 +698,8 @@ static bool add_point(builder *b, int eye, int start)
 {
     dvec p = b->points[eye];
     b->dead.count = 0;
-    bool ok = compute_horizon(b, p, start) && add_cone(b, eye);
-    debug_validate(b, "cone");
-    ok = ok && merge_new_faces(b);
-    debug_validate(b, "merged");
-    return ok && resolve_unclaimed(b);
+    return compute_horizon(b, p, start) && add_cone(b, eye) && merge_new_faces(b) &&
+           resolve_unclaimed(b);
 }
 
 /* The face whose plane the point is above, starting with its own face (merges may have moved
@@ -788,7 +731,6 @@ static bool next_eye(builder *b, int *eye, int *face)
         int p = F(b, f)->outside;
         F(b, f)->outside = b->point_next[p];
         int start = eye_face(b, f, b->points[p]);
-        DEBUG_DROP(p, start < 0 ? 2 : 0);
         if (start >= 0) {
             *eye = p;
             *face = start;
@@ -809,6 +751,116 @@ static bool run_quickhull(builder *b)
         if (!add_point(b, eye, start))
             return false;
         release_dead(b);
+    }
+    return true;
+}
+
+/* ---- final pass: split the rare slightly non-convex face into convex pieces ---- */
+
+/* Sine-like turn at corner (p, s, y) seen along normal, scaled by the chord so that a value below
+   -tolerance means s lies more than tolerance inside the chord p-y. */
+static double corner_margin(builder *b, int p, int s, int y, dvec normal)
+{
+    dvec a = b->points[p], c = b->points[s], d = b->points[y];
+    double chord = dv_length(dv_sub(d, a));
+    double turn = dv_dot(dv_cross(dv_sub(c, a), dv_sub(d, c)), normal);
+    return chord > 0 ? turn / chord : 0;
+}
+
+static int origin_of(builder *b, int e)
+{
+    return E(b, e)->origin;
+}
+
+/* A reflex corner of f (the half-edge leaving it), or -1. */
+static int find_reflex(builder *b, int f)
+{
+    int e = F(b, f)->edge;
+    do {
+        int p = origin_of(b, E(b, e)->prev), y = origin_of(b, E(b, e)->next);
+        if (corner_margin(b, p, origin_of(b, e), y, F(b, f)->normal) < -b->tolerance)
+            return e;
+        e = E(b, e)->next;
+    } while (e != F(b, f)->edge);
+    return -1;
+}
+
+/* The diagonal from the reflex corner (edge ei leaves it) to the corner left by ej whose four new
+   corners are all convex, the best-conditioned one; -1 when none is. */
+static int best_diagonal(builder *b, int f, int ei)
+{
+    dvec n = F(b, f)->normal;
+    int vi = origin_of(b, ei), before = origin_of(b, E(b, ei)->prev);
+    int after = origin_of(b, E(b, ei)->next);
+    int best = -1;
+    double best_margin = -b->tolerance;
+    for (int ej = E(b, E(b, ei)->next)->next; ej != E(b, ei)->prev; ej = E(b, ej)->next) {
+        int vj = origin_of(b, ej);
+        int vj_before = origin_of(b, E(b, ej)->prev), vj_after = origin_of(b, E(b, ej)->next);
+        double m = fmin(
+            fmin(corner_margin(b, before, vi, vj, n), corner_margin(b, vj, vi, after, n)),
+            fmin(corner_margin(b, vi, vj, vj_after, n), corner_margin(b, vj_before, vj, vi, n)));
+        if (m >= best_margin) {
+            best_margin = m;
+            best = ej;
+        }
+    }
+    return best;
+}
+
+static int loop_length(builder *b, int e0)
+{
+    int n = 0, e = e0;
+    do {
+        n++;
+        e = E(b, e)->next;
+    } while (e != e0);
+    return n;
+}
+
+/* Cuts f along vi -> vj (ei leaves vi, ej leaves vj): f keeps vj..vi, a new face takes vi..vj.
+   Both keep f's plane, so the pieces stay exactly coplanar. Returns the new face or -1. */
+static int split_face(builder *b, int f, int ei, int ej)
+{
+    int g = new_face(b), d1 = new_edge(b), d2 = new_edge(b);
+    if (g < 0 || d1 < 0 || d2 < 0)
+        return -1;
+    int pi = E(b, ei)->prev, pj = E(b, ej)->prev;
+    *E(b, d1) = (qh_edge){origin_of(b, ei), d2, ej, pi, f};
+    *E(b, d2) = (qh_edge){origin_of(b, ej), d1, ei, pj, g};
+    E(b, pi)->next = d1;
+    E(b, ej)->prev = d1;
+    E(b, pj)->next = d2;
+    E(b, ei)->prev = d2;
+    for (int e = ei; e != d2; e = E(b, e)->next)
+        E(b, e)->face = g;
+    qh_face plane = *F(b, f);
+    *F(b, g) = plane;
+    F(b, g)->edge = ei;
+    F(b, g)->outside = -1;
+    F(b, f)->edge = ej;
+    F(b, f)->vertex_count = loop_length(b, ej);
+    F(b, g)->vertex_count = loop_length(b, ei);
+    return g;
+}
+
+/* Merging by centroid heights keeps the hull convex but can leave a face with a corner bent
+   slightly the wrong way; splitting there restores convex faces without moving any plane. */
+static bool split_nonconvex_faces(builder *b)
+{
+    b->stack.count = 0;
+    for (int f = 0; f < b->face_count; f++)
+        if (face_alive(b, f) && !ibuf_push(&b->stack, f))
+            return false;
+    while (b->stack.count > 0) {
+        int f = b->stack.data[--b->stack.count];
+        int ei = find_reflex(b, f);
+        int ej = ei >= 0 ? best_diagonal(b, f, ei) : -1;
+        if (ej < 0)
+            continue;
+        int g = split_face(b, f, ei, ej);
+        if (g < 0 || !ibuf_push(&b->stack, f) || !ibuf_push(&b->stack, g))
+            return false;
     }
     return true;
 }
@@ -1010,7 +1062,7 @@ bool hull_build_with_tolerance(const vec3s *points, int count, float tolerance, 
     bool ok = b.points && b.point_next;
     for (int i = 0; ok && i < count; i++)
         b.points[i] = dv(points[i]);
-    ok = ok && run_quickhull(&b) && emit_hull(&b, points, hull);
+    ok = ok && run_quickhull(&b) && split_nonconvex_faces(&b) && emit_hull(&b, points, hull);
     builder_free(&b);
     if (!ok) {
         *hull = (convex_hull){0};

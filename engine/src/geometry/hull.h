@@ -48,8 +48,8 @@ typedef struct convex_hull {
 bool hull_build(const vec3s *points, int count, convex_hull *hull);
 void hull_destroy(convex_hull *hull);
 
-/* The tolerance hull_build uses: max(1e-6 * largest extent, 4 float epsilons * the sum of the
-   largest coordinate magnitudes per axis), i.e. well above float rounding of the input. */
+/* The tolerance hull_build uses: max(1e-5 * the largest extent, 16 float epsilons * the sum over
+   axes of the largest coordinate magnitude), i.e. well above the float rounding of the input. */
 float hull_default_tolerance(const vec3s *points, int count);
 /* hull_build with an explicit tolerance (metres, finite, >= 0). */
 bool hull_build_with_tolerance(const vec3s *points, int count, float tolerance, convex_hull *hull);

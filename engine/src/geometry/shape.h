@@ -9,7 +9,7 @@
 
 /* Hulls with at least this many core vertices find support points by hill-climbing over the
    vertex adjacency instead of a linear scan (measured crossover: bench/bench_hull.c). */
-#define HULL_CLIMB_MIN_VERTICES 32
+#define HULL_CLIMB_MIN_VERTICES 128
 
 typedef struct hull_data {
     convex_hull outer;  /* hull of the given points: faces for SAT, clipping, rendering */
