@@ -203,11 +203,12 @@ static void solve_normal(solver *s, solver_contact *sc, solver_point *sp, bias_m
     apply_row(sc, &sp->normal, sc->normal, impulse);
 }
 
-static void solve_friction(solver_contact *sc, solver_point *sp)
+static void solve_friction(solver_contact *sc, solver_point *sp, bool reverse)
 {
     manifold_point *mp = sp->stored;
     float limit = sc->friction * mp->normal_impulse;
-    for (int k = 0; k < 2; ++k) {
+    for (int axis = 0; axis < 2; ++axis) {
+        int k = reverse ? 1 - axis : axis;
         float vt = row_velocity(sc, &sp->tangent[k], sc->tangent[k]);
         float impulse = -sp->tangent[k].mass * vt;
         float total = glm_clamp(mp->tangent_impulse[k] + impulse, -limit, limit);
@@ -227,7 +228,7 @@ static void solve_contacts(solver *s, bias_mode mode)
         for (int k = 0; k < sc->point_count; ++k)
             solve_normal(s, sc, &sc->points[reverse ? sc->point_count - 1 - k : k], mode);
         for (int k = 0; k < sc->point_count; ++k)
-            solve_friction(sc, &sc->points[reverse ? sc->point_count - 1 - k : k]);
+            solve_friction(sc, &sc->points[reverse ? sc->point_count - 1 - k : k], reverse);
     }
 }
 
