@@ -1,27 +1,262 @@
-/* cairn-run: runs a scene headless and prints a summary. Scene loading arrives with cairn_io's
-   scene support; until then every scene is reported as unsupported (exit code 2). */
+/* cairn-run: loads a scene, steps it headless, prints a summary (and optionally a CSV dump of
+   every body). Exit code 0 on success, 2 on bad arguments or a bad scene. */
+#define _POSIX_C_SOURCE 200809L
 #include <cairn/io.h>
 
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-static int usage(void)
+typedef struct run_args {
+    const char *scene;
+    const char *settings;
+    const char *dump;
+    long steps;
+    double dt;
+    long threads;
+    long dump_every;
+    bool quiet;
+} run_args;
+
+typedef struct run_body {
+    cairn_body_id id;
+    char name[CAIRN_IO_NAME_CAPACITY];
+} run_body;
+
+typedef struct body_list {
+    run_body *items;
+    int count, capacity;
+    bool out_of_memory;
+} body_list;
+
+static int usage(const char *problem)
 {
+    if (problem != NULL)
+        fprintf(stderr, "cairn-run: %s\n", problem);
     fprintf(stderr, "usage: cairn-run SCENE.yaml [--settings FILE.yaml] [--steps N] [--dt SECONDS]"
                     " [--threads T] [--dump FILE.csv] [--dump-every K] [--quiet]\n");
     return 2;
 }
 
+static bool parse_long(const char *text, long low, long high, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || value < low || value > high)
+        return false;
+    *out = value;
+    return true;
+}
+
+static bool parse_seconds(const char *text, double *out)
+{
+    char *end = NULL;
+    double value = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(value) || value <= 0.0 || value > 1.0)
+        return false;
+    *out = value;
+    return true;
+}
+
+/* Returns 0 when the arguments are good, -1 after --help, else the exit code (after printing
+   why). */
+static int parse_args(int argc, char **argv, run_args *args)
+{
+    *args = (run_args){.steps = 600, .dt = 1.0 / 60.0, .threads = 1, .dump_every = 1};
+    char problem[256];
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(NULL);
+            return -1;
+        }
+        if (strcmp(arg, "--quiet") == 0) {
+            args->quiet = true;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) != 0) {
+            if (args->scene != NULL)
+                return usage("more than one scene given");
+            args->scene = arg;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            snprintf(problem, sizeof problem, "%s needs a value", arg);
+            return usage(problem);
+        }
+        const char *value = argv[++i];
+        bool ok = true;
+        if (strcmp(arg, "--settings") == 0)
+            args->settings = value;
+        else if (strcmp(arg, "--dump") == 0)
+            args->dump = value;
+        else if (strcmp(arg, "--steps") == 0)
+            ok = parse_long(value, 0, 100000000L, &args->steps);
+        else if (strcmp(arg, "--dump-every") == 0)
+            ok = parse_long(value, 1, 100000000L, &args->dump_every);
+        else if (strcmp(arg, "--threads") == 0)
+            ok = parse_long(value, 1, 256, &args->threads);
+        else if (strcmp(arg, "--dt") == 0)
+            ok = parse_seconds(value, &args->dt);
+        else {
+            snprintf(problem, sizeof problem, "unknown option %s", arg);
+            return usage(problem);
+        }
+        if (!ok) {
+            snprintf(problem, sizeof problem, "bad value for %s: '%s'%s", arg, value,
+                     strcmp(arg, "--dt") == 0 ? " (seconds in (0, 1])" : "");
+            return usage(problem);
+        }
+    }
+    if (args->scene == NULL)
+        return usage("no scene given");
+    return 0;
+}
+
+static void remember_body(void *user, const cairn_scene_body *body)
+{
+    body_list *list = user;
+    if (list->count == list->capacity) {
+        int capacity = list->capacity ? 2 * list->capacity : 256;
+        run_body *items = realloc(list->items, (size_t)capacity * sizeof *items);
+        if (items == NULL) {
+            list->out_of_memory = true;
+            return;
+        }
+        list->items = items;
+        list->capacity = capacity;
+    }
+    run_body *entry = &list->items[list->count++];
+    entry->id = body->id;
+    snprintf(entry->name, sizeof entry->name, "%s", body->name);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void dump_step(FILE *out, const cairn_world *world, const body_list *bodies, long step)
+{
+    for (int i = 0; i < bodies->count; ++i) {
+        cairn_body_id id = bodies->items[i].id;
+        cairn_transform xf = cairn_body_transform(world, id);
+        vec3s v = cairn_body_linear_velocity(world, id);
+        vec3s w = cairn_body_angular_velocity(world, id);
+        fprintf(out, "%ld,%d,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+                step, i, bodies->items[i].name, (double)xf.position.x, (double)xf.position.y,
+                (double)xf.position.z, (double)xf.rotation.x, (double)xf.rotation.y,
+                (double)xf.rotation.z, (double)xf.rotation.w, (double)v.x, (double)v.y, (double)v.z,
+                (double)w.x, (double)w.y, (double)w.z);
+    }
+}
+
+/* A one-line bar on stderr, shown once a run has taken a couple of seconds. */
+typedef struct progress {
+    bool enabled, shown;
+    double start, last;
+} progress;
+
+static void progress_update(progress *p, long step, long total)
+{
+    if (!p->enabled)
+        return;
+    double t = now_seconds();
+    if (t - p->start < 2.0 || t - p->last < 0.1)
+        return;
+    p->last = t;
+    p->shown = true;
+    int width = 40, filled = (int)((double)width * (double)step / (double)total);
+    char bar[41];
+    for (int i = 0; i < width; ++i)
+        bar[i] = i < filled ? '#' : '.';
+    bar[width] = '\0';
+    fprintf(stderr, "\r[%s] %3d%% %ld/%ld steps", bar, (int)(100.0 * (double)step / (double)total),
+            step, total);
+    fflush(stderr);
+}
+
+static void progress_end(progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r%80s\r", "");
+}
+
+static int run(const run_args *args, cairn_world *world, const body_list *bodies)
+{
+    FILE *dump = NULL;
+    if (args->dump != NULL) {
+        dump = fopen(args->dump, "w");
+        if (dump == NULL) {
+            fprintf(stderr, "cairn-run: cannot write %s: %s\n", args->dump, strerror(errno));
+            return 2;
+        }
+        fprintf(dump, "step,body,name,px,py,pz,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz\n");
+        dump_step(dump, world, bodies, 0);
+    }
+    /* TODO(threads): the engine has no task system yet; --threads is validated and ignored. */
+    progress bar = {.enabled = !args->quiet && isatty(STDERR_FILENO)};
+    bar.start = bar.last = now_seconds();
+    double start = now_seconds();
+    for (long step = 1; step <= args->steps; ++step) {
+        cairn_world_step(world, (float)args->dt);
+        if (dump != NULL && (step % args->dump_every == 0 || step == args->steps))
+            dump_step(dump, world, bodies, step);
+        progress_update(&bar, step, args->steps);
+    }
+    double elapsed = now_seconds() - start;
+    progress_end(&bar);
+    if (dump != NULL && fclose(dump) != 0) {
+        fprintf(stderr, "cairn-run: cannot write %s\n", args->dump);
+        return 2;
+    }
+    int awake = 0;
+    for (int i = 0; i < bodies->count; ++i)
+        awake += cairn_body_is_awake(world, bodies->items[i].id) ? 1 : 0;
+    printf("steps: %ld\n", args->steps);
+    printf("bodies: %d\n", bodies->count);
+    printf("steps_per_second: %.1f\n", elapsed > 0.0 ? (double)args->steps / elapsed : 0.0);
+    printf("contacts: %d\n", cairn_world_step_stats(world).contacts);
+    printf("awake: %d\n", awake);
+    printf("state_hash: %016" PRIx64 "\n", cairn_world_state_hash(world));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0)
-        return usage();
-    cairn_io_error error = {.line = 0, .column = 0};
-    snprintf(error.file, sizeof error.file, "%s", argv[1]);
-    snprintf(error.message, sizeof error.message,
-             "scene files are not supported by this build yet");
-    char text[600];
-    cairn_io_error_format(&error, text, sizeof text);
-    fprintf(stderr, "cairn-run: %s\n", text);
-    return 2;
+    run_args args;
+    int code = parse_args(argc, argv, &args);
+    if (code != 0)
+        return code < 0 ? 0 : code;
+    body_list bodies = {0};
+    cairn_scene_options options = cairn_scene_default_options();
+    options.settings_path = args.settings;
+    options.on_body = remember_body;
+    options.user = &bodies;
+    cairn_world *world = NULL;
+    cairn_io_error error;
+    if (!cairn_scene_load_ex(args.scene, &options, &world, &error)) {
+        char text[600];
+        cairn_io_error_format(&error, text, sizeof text);
+        fprintf(stderr, "%s\n", text);
+        free(bodies.items);
+        return 2;
+    }
+    if (bodies.out_of_memory) {
+        fprintf(stderr, "cairn-run: out of memory\n");
+        code = 2;
+    } else {
+        code = run(&args, world, &bodies);
+    }
+    cairn_world_destroy(world);
+    free(bodies.items);
+    return code;
 }

@@ -1,0 +1,205 @@
+/* Scene files: settings (include, world, solver), then `bodies:` in order, then `generators:`,
+   built into a new world. */
+#include "scene.h"
+#include "settings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const body_type_names[] = {"static", "kinematic", "dynamic"};
+
+cairn_scene_options cairn_scene_default_options(void)
+{
+    cairn_scene_options options;
+    options.settings_path = NULL;
+    options.on_body = NULL;
+    options.user = NULL;
+    options.world_def = NULL;
+    return options;
+}
+
+bool io_scene_add_body(io_scene_builder *builder, struct fy_node *at, const char *name,
+                       const cairn_body_def *def)
+{
+    cairn_body_id id = cairn_body_create(builder->world, def);
+    if (id.index == 0 && id.generation == 0)
+        return io_fail(builder->reader, at, "body '%s': %s", name, cairn_last_error());
+    if (builder->options->on_body != NULL) {
+        cairn_scene_body body = {.id = id, .name = name, .def = def, .index = builder->body_count};
+        builder->options->on_body(builder->options->user, &body);
+    }
+    builder->body_count++;
+    return true;
+}
+
+/* Euler angles in degrees: rotate about X, then Y, then Z (world axes). */
+static versors rotation_from_euler_degrees(vec3s degrees)
+{
+    float to_radians = IO_PI / 180.0f;
+    versors qx = glms_quatv(degrees.x * to_radians, (vec3s){{1, 0, 0}});
+    versors qy = glms_quatv(degrees.y * to_radians, (vec3s){{0, 1, 0}});
+    versors qz = glms_quatv(degrees.z * to_radians, (vec3s){{0, 0, 1}});
+    return glms_quat_normalize(glms_quat_mul(qz, glms_quat_mul(qy, qx)));
+}
+
+/* Reads everything of a body but its name and shape onto def. */
+static bool read_body_fields(const io_reader *reader, struct fy_node *body, const char *what,
+                             cairn_body_def *def)
+{
+    char name[IO_WHAT_CAPACITY];
+    struct fy_node *value;
+#define FIELD(key)                                                                                 \
+    (io_join(name, sizeof name, what, key, strlen(key)), value = io_lookup(body, key))
+    if (FIELD("type") != NULL) {
+        int type;
+        if (!io_read_enum(reader, value, name, body_type_names, 3, &type))
+            return false;
+        def->type = type == 0 ? CAIRN_STATIC : type == 1 ? CAIRN_KINEMATIC : CAIRN_DYNAMIC;
+    }
+    if (FIELD("position") != NULL && !io_read_vec3(reader, value, name, -IO_MAX_POSITION,
+                                                   IO_MAX_POSITION, &def->transform.position))
+        return false;
+    struct fy_node *rotation = io_lookup(body, "rotation");
+    struct fy_node *euler = io_lookup(body, "euler_degrees");
+    if (rotation != NULL && euler != NULL)
+        return io_fail(reader, euler, "%s: give rotation or euler_degrees, not both", what);
+    if (FIELD("rotation") != NULL && !io_read_quat(reader, value, name, &def->transform.rotation))
+        return false;
+    if (FIELD("euler_degrees") != NULL) {
+        vec3s degrees;
+        if (!io_read_vec3(reader, value, name, -3600.0f, 3600.0f, &degrees))
+            return false;
+        def->transform.rotation = rotation_from_euler_degrees(degrees);
+    }
+    if (FIELD("linear_velocity") != NULL &&
+        !io_read_vec3(reader, value, name, -IO_MAX_SPEED, IO_MAX_SPEED, &def->linear_velocity))
+        return false;
+    if (FIELD("angular_velocity") != NULL &&
+        !io_read_vec3(reader, value, name, -IO_MAX_SPEED, IO_MAX_SPEED, &def->angular_velocity))
+        return false;
+    if (FIELD("density") != NULL &&
+        !io_read_float_above(reader, value, name, 0.0f, IO_MAX_DENSITY, &def->density))
+        return false;
+    if (FIELD("material") != NULL && !io_read_material(reader, value, name, def))
+        return false;
+    if (FIELD("allow_sleep") != NULL && !io_read_bool(reader, value, name, &def->allow_sleep))
+        return false;
+#undef FIELD
+    return true;
+}
+
+static bool read_body(io_scene_builder *builder, struct fy_node *body, int index)
+{
+    static const char *const keys[] = {
+        "name",     "type",          "shape",           "position",
+        "rotation", "euler_degrees", "linear_velocity", "angular_velocity",
+        "density",  "material",      "allow_sleep"};
+    const io_reader *reader = builder->reader;
+    char what[IO_WHAT_CAPACITY];
+    snprintf(what, sizeof what, "bodies[%d]", index);
+    if (!io_expect_mapping(reader, body, what) ||
+        !io_check_keys(reader, body, what, keys, (int)(sizeof keys / sizeof keys[0])))
+        return false;
+    char name[CAIRN_IO_NAME_CAPACITY];
+    snprintf(name, sizeof name, "body_%d", index);
+    struct fy_node *name_node = io_lookup(body, "name");
+    char field[IO_WHAT_CAPACITY + 8];
+    snprintf(field, sizeof field, "%s.name", what);
+    if (name_node != NULL && !io_read_string(reader, name_node, field, name, sizeof name))
+        return false;
+    cairn_body_def def = cairn_body_default_def();
+    if (!read_body_fields(reader, body, what, &def))
+        return false;
+    struct fy_node *shape_node = io_lookup(body, "shape");
+    if (shape_node == NULL)
+        return io_fail(reader, body, "%s ('%s') needs a shape", what, name);
+    snprintf(field, sizeof field, "%s.shape", what);
+    cairn_shape *shape = NULL;
+    if (!io_read_shape(reader, shape_node, field, &shape))
+        return false;
+    def.shape = shape;
+    bool ok = io_scene_add_body(builder, body, name, &def);
+    cairn_shape_release(shape);
+    return ok;
+}
+
+static bool read_bodies(io_scene_builder *builder, struct fy_node *bodies)
+{
+    if (!io_expect_sequence(builder->reader, bodies, "bodies"))
+        return false;
+    void *iter = NULL;
+    struct fy_node *body;
+    for (int index = 0; (body = fy_node_sequence_iterate(bodies, &iter)) != NULL; ++index)
+        if (!read_body(builder, body, index))
+            return false;
+    return true;
+}
+
+/* Settings of the scene (its include, world and solver), then the override file. */
+static bool scene_settings(const io_reader *reader, struct fy_node *root,
+                           const cairn_scene_options *options, cairn_world_def *def)
+{
+    io_include_chain chain;
+    io_include_chain_begin(&chain, reader->path);
+    *def = cairn_world_default_def();
+    if (root != NULL && !io_settings_apply_root(reader, root, &chain, def))
+        return false;
+    if (options->settings_path != NULL)
+        return cairn_settings_apply(options->settings_path, def, reader->err);
+    return io_check_world_def(reader, root != NULL ? io_lookup(root, "solver") : NULL, def);
+}
+
+static bool build_scene(const io_reader *reader, const cairn_scene_options *options,
+                        cairn_world **out_world)
+{
+    static const char *const keys[] = {"include", "world", "solver", "bodies", "generators"};
+    struct fy_node *root = io_reader_root(reader);
+    if (root != NULL && (!io_expect_mapping(reader, root, "a scene file") ||
+                         !io_check_keys(reader, root, "a scene file", keys, 5)))
+        return false;
+    cairn_world_def def;
+    if (!scene_settings(reader, root, options, &def))
+        return false;
+    if (options->world_def != NULL)
+        *options->world_def = def;
+    io_scene_builder builder = {.reader = reader, .options = options};
+    builder.world = cairn_world_create(&def);
+    if (builder.world == NULL)
+        return io_fail(reader, NULL, "cannot create the world: %s", cairn_last_error());
+    struct fy_node *bodies = io_lookup(root, "bodies");
+    struct fy_node *generators = io_lookup(root, "generators");
+    if ((bodies != NULL && !read_bodies(&builder, bodies)) ||
+        (generators != NULL && !io_run_generators(&builder, generators))) {
+        cairn_world_destroy(builder.world);
+        return false;
+    }
+    *out_world = builder.world;
+    return true;
+}
+
+bool cairn_scene_load_ex(const char *path, const cairn_scene_options *options,
+                         cairn_world **out_world, cairn_io_error *err)
+{
+    if (err == NULL)
+        return false;
+    memset(err, 0, sizeof *err);
+    if (out_world != NULL)
+        *out_world = NULL;
+    if (path == NULL || out_world == NULL) {
+        io_copy(err->message, sizeof err->message, "cairn_scene_load: NULL argument");
+        return false;
+    }
+    cairn_scene_options defaults = cairn_scene_default_options();
+    io_reader reader;
+    if (!io_reader_open(&reader, path, err))
+        return false;
+    bool ok = build_scene(&reader, options != NULL ? options : &defaults, out_world);
+    io_reader_close(&reader);
+    return ok;
+}
+
+bool cairn_scene_load(const char *path, cairn_world **out_world, cairn_io_error *err)
+{
+    return cairn_scene_load_ex(path, NULL, out_world, err);
+}

@@ -1,0 +1,59 @@
+/* Private to cairn_io: building a world from a scene file, shared by the body, shape and
+   generator readers. */
+#ifndef CAIRN_IO_SCENE_H
+#define CAIRN_IO_SCENE_H
+
+#include "yaml_reader.h"
+
+/* Generator kinds; each numbers its bodies `<name>_<n>` from 0 across the scene. */
+typedef enum io_generator_kind {
+    IO_GEN_PYRAMID,
+    IO_GEN_WALL,
+    IO_GEN_STACK,
+    IO_GEN_TOWER,
+    IO_GEN_GRID,
+    IO_GEN_RAIN,
+    IO_GEN_DOMINOES,
+    IO_GEN_RAMP,
+    IO_GEN_CARD_HOUSE,
+    IO_GEN_COUNT
+} io_generator_kind;
+
+typedef struct io_scene_builder {
+    const io_reader *reader;
+    cairn_world *world;
+    const cairn_scene_options *options;
+    int body_count;
+    int generated[IO_GEN_COUNT];
+} io_scene_builder;
+
+/* Creates a body (def->shape must be set) and reports it; errors are positioned at `at`. */
+bool io_scene_add_body(io_scene_builder *builder, struct fy_node *at, const char *name,
+                       const cairn_body_def *def);
+
+/* `{sphere: {...}}`, `{box: {...}}`, ...: a new shape with one reference. */
+bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *what,
+                   cairn_shape **out);
+/* `{friction, restitution}` onto def. */
+bool io_read_material(const io_reader *reader, struct fy_node *node, const char *what,
+                      cairn_body_def *def);
+/* A new shape from the engine, or a positioned error with cairn_last_error(). */
+bool io_shape_made(const io_reader *reader, struct fy_node *at, const char *what,
+                   cairn_shape *shape, cairn_shape **out);
+/* The default rounding of boxes and cylinders: 0.05 m, at most a fifth of the smallest size. */
+float io_default_convex_radius(float smallest_size);
+
+/* Expands the `generators:` sequence. */
+bool io_run_generators(io_scene_builder *builder, struct fy_node *sequence);
+
+/* Ranges shared by bodies and generators. */
+#define IO_MAX_POSITION 1e6f
+#define IO_MAX_SPEED    1e4f
+#define IO_MAX_DENSITY  1e6f
+#define IO_MAX_FRICTION 10.0f
+/* Generators stop with an error beyond this many bodies in one scene (a typo such as
+   `levels: 150` should not allocate millions of bodies). */
+#define IO_MAX_BODIES 200000
+#define IO_PI         3.14159265358979f
+
+#endif
