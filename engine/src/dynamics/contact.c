@@ -143,12 +143,13 @@ void contacts_collide(cairn_world *world, float dt)
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
         const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-        if (!a->awake && !b->awake)
-            continue;
-        collide_one(world, c, dt);
-        ++queries;
-        if (c->touching)
-            wake_on_touch(world, c);
+        if (a->awake || b->awake) {
+            collide_one(world, c, dt);
+            ++queries;
+            if (c->touching)
+                wake_on_touch(world, c);
+        }
+        /* Sleeping contacts keep their manifolds: they still count as touching. */
         world->stats.contacts += c->touching;
         world->stats.points += c->manifold.point_count;
     }
