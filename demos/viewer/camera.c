@@ -7,6 +7,7 @@
 #define ZOOM_FACTOR_PER_STEP    0.9f
 #define MIN_DISTANCE            0.5f
 #define MAX_DISTANCE            200.0f
+#define MIN_FRAME_DISTANCE      8.0f
 /* Just short of straight up/down, where lookat's up vector would be degenerate. */
 #define MAX_PITCH 1.55f
 
@@ -27,7 +28,7 @@ void camera_orbit(camera *cam, float dx, float dy)
     cam->pitch = glm_clamp(cam->pitch + dy * ORBIT_RADIANS_PER_PIXEL, -MAX_PITCH, MAX_PITCH);
 }
 
-static vec3s camera_forward(const camera *cam)
+vec3s camera_forward(const camera *cam)
 {
     vec3s eye = camera_eye(cam);
     return glms_vec3_normalize(glms_vec3_sub(cam->target, eye));
@@ -49,6 +50,15 @@ void camera_zoom(camera *cam, float steps)
 {
     float d = cam->distance * powf(ZOOM_FACTOR_PER_STEP, steps);
     cam->distance = glm_clamp(d, MIN_DISTANCE, MAX_DISTANCE);
+}
+
+void camera_frame(camera *cam, cairn_aabb box)
+{
+    cam->target = glms_vec3_scale(glms_vec3_add(box.min, box.max), 0.5f);
+    float radius = 0.5f * glms_vec3_distance(box.min, box.max);
+    /* The bounding sphere just fits the vertical field of view. */
+    float d = radius / sinf(0.5f * cam->fov_y);
+    cam->distance = glm_clamp(d, MIN_FRAME_DISTANCE, MAX_DISTANCE);
 }
 
 vec3s camera_eye(const camera *cam)

@@ -2,7 +2,7 @@
 #ifndef CAIRN_DEMO_CAMERA_H
 #define CAIRN_DEMO_CAMERA_H
 
-#include <cglm/struct.h>
+#include <cairn/cairn.h>
 
 typedef struct camera {
     vec3s target;
@@ -19,7 +19,12 @@ void camera_pan(camera *cam, float dx, float dy, int viewport_height);
 /* Wheel steps; positive moves closer. */
 void camera_zoom(camera *cam, float steps);
 
+/* Aims at the centre of the box from far enough to see all of it (keeps yaw and pitch). */
+void camera_frame(camera *cam, cairn_aabb box);
+
 vec3s camera_eye(const camera *cam);
+/* Unit direction from the eye towards the target. */
+vec3s camera_forward(const camera *cam);
 mat4s camera_view(const camera *cam);
 mat4s camera_projection(const camera *cam, float aspect);
 

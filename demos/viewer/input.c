@@ -1,5 +1,5 @@
-/* Event handling: left drag orbits, middle drag or shift+left drag pans, the wheel zooms, Esc
-   or closing the window quits. */
+/* Event handling: left drag orbits, middle drag or shift+left drag pans, the wheel zooms; keys
+   map to app actions (see input.h). */
 #include "input.h"
 
 static void handle_motion(const SDL_MouseMotionEvent *m, camera *cam, int viewport_height)
@@ -14,20 +14,38 @@ static void handle_motion(const SDL_MouseMotionEvent *m, camera *cam, int viewpo
     }
 }
 
-bool input_handle(const SDL_Event *event, camera *cam, int viewport_height)
+static unsigned key_action(const SDL_KeyboardEvent *key)
+{
+    switch (key->keysym.sym) {
+    case SDLK_ESCAPE:
+        return INPUT_QUIT;
+    case SDLK_o:
+        return INPUT_STEP; /* held down: keeps stepping at the key repeat rate */
+    case SDLK_p:
+        return key->repeat ? 0u : INPUT_PAUSE;
+    case SDLK_r:
+        return key->repeat ? 0u : INPUT_RESET;
+    case SDLK_SPACE:
+        return key->repeat ? 0u : INPUT_SHOOT;
+    default:
+        return 0u;
+    }
+}
+
+unsigned input_handle(const SDL_Event *event, camera *cam, int viewport_height)
 {
     switch (event->type) {
     case SDL_QUIT:
-        return true;
+        return INPUT_QUIT;
     case SDL_KEYDOWN:
-        return event->key.keysym.sym == SDLK_ESCAPE;
+        return key_action(&event->key);
     case SDL_MOUSEMOTION:
         handle_motion(&event->motion, cam, viewport_height);
-        return false;
+        return 0u;
     case SDL_MOUSEWHEEL:
         camera_zoom(cam, event->wheel.preciseY);
-        return false;
+        return 0u;
     default:
-        return false;
+        return 0u;
     }
 }

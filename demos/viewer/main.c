@@ -1,96 +1,51 @@
-/* cairn-demo: parses arguments, opens the window, runs the frame loop, takes the screenshot
-   and prints the run summary. */
+/* cairn-demo: opens the window, loads the scene, runs the frame loop (input, fixed-step
+   simulation, drawing), takes the screenshot and prints the run summary. */
 #include "camera.h"
 #include "input.h"
+#include "options.h"
+#include "overlay.h"
 #include "renderer.h"
 #include "scene.h"
 #include "screenshot.h"
 #include "shader.h"
+#include "sim_clock.h"
 #include "window.h"
 
 #include <epoxy/gl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#define WINDOW_WIDTH              1280
-#define WINDOW_HEIGHT             720
-#define DEFAULT_SCREENSHOT_FRAMES 3
-
-typedef struct options {
-    const char *scene_path; /* NULL: the built-in scene */
-    const char *screenshot_path;
-    int frames; /* 0: run until the user quits */
-    bool paused;
-} options;
+#define WINDOW_WIDTH  1280
+#define WINDOW_HEIGHT 720
+#define FPS_SMOOTHING 0.05 /* weight of the newest frame in the displayed frame rate */
 
 typedef struct app {
     options opt;
     window win;
     scene scene;
     renderer *renderer;
+    overlay *overlay; /* NULL when its shaders fail: the view still works */
     camera camera;
+    sim_clock clock;
     int frames_drawn;
+    double frame_seconds; /* smoothed, for the overlay */
     char gl_renderer[256];
 } app;
 
-static void usage(FILE *out)
+static void frame_camera(app *a)
 {
-    fprintf(out, "usage: cairn-demo [SCENE.yaml] [--paused] [--screenshot OUT.png --frames N]\n");
-}
-
-static bool parse_count(const char *text, int *out)
-{
-    char *end = NULL;
-    long n = strtol(text, &end, 10);
-    if (!text[0] || *end || n < 1 || n > 1000000) {
-        return false;
+    a->camera = camera_default();
+    cairn_aabb focus;
+    if (scene_focus_bounds(&a->scene, &focus)) {
+        camera_frame(&a->camera, focus);
     }
-    *out = (int)n;
-    return true;
-}
-
-/* 0 to go on, else the process exit code (2 on bad arguments). */
-static int parse_args(int argc, char **argv, options *opt)
-{
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return -1;
-        } else if (!strcmp(a, "--paused")) {
-            opt->paused = true;
-        } else if (!strcmp(a, "--screenshot") && has_value) {
-            opt->screenshot_path = argv[++i];
-        } else if (!strcmp(a, "--frames") && has_value) {
-            if (!parse_count(argv[++i], &opt->frames)) {
-                fprintf(stderr, "cairn-demo: --frames needs a count from 1 to 1000000\n");
-                return 2;
-            }
-        } else if (a[0] != '-' && !opt->scene_path) {
-            opt->scene_path = a;
-        } else {
-            fprintf(stderr, "cairn-demo: unexpected argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (opt->screenshot_path && opt->frames == 0) {
-        opt->frames = DEFAULT_SCREENSHOT_FRAMES;
-    }
-    return 0;
 }
 
 static bool app_start(app *a)
 {
-    if (a->opt.scene_path) {
-        fprintf(stderr, "cairn-demo: scene files arrive with cairn_io; showing the built-in "
-                        "stacking scene\n");
-    }
-    if (!static_scene_create(&a->scene)) {
+    if (!scene_load(&a->scene, a->opt.scene_path)) {
         return false;
     }
+    a->clock.paused = a->opt.paused;
     /* A capture should run as fast as it can; an interactive view should not tear. */
     if (!window_open(&a->win, "cairn-demo", WINDOW_WIDTH, WINDOW_HEIGHT, !a->opt.screenshot_path)) {
         return false;
@@ -98,13 +53,16 @@ static bool app_start(app *a)
     snprintf(a->gl_renderer, sizeof a->gl_renderer, "%s", (const char *)glGetString(GL_RENDERER));
     char shader_dir[1024];
     shader_dir_find(shader_dir, sizeof shader_dir);
-    a->renderer = renderer_create(shader_dir, &a->scene);
-    a->camera = camera_default();
+    a->renderer = renderer_create(shader_dir);
+    a->overlay = a->renderer ? overlay_create(shader_dir) : NULL;
+    frame_camera(a);
     return a->renderer != NULL;
 }
 
 static void app_stop(app *a)
 {
+    overlay_destroy(a->overlay);
+    a->overlay = NULL;
     renderer_destroy(a->renderer);
     a->renderer = NULL;
     if (a->win.sdl) {
@@ -113,35 +71,102 @@ static void app_stop(app *a)
     scene_destroy(&a->scene);
 }
 
-static bool poll_events(app *a, int height)
+/* Rebuilds the scene from its source; false when it can no longer be loaded. */
+static bool app_reset(app *a)
 {
-    bool quit = false;
-    SDL_Event event;
-    while (SDL_PollEvent(&event)) {
-        quit = input_handle(&event, &a->camera, height) || quit;
-    }
-    return quit;
+    renderer_forget_shapes(a->renderer);
+    scene_destroy(&a->scene);
+    sim_clock_reset(&a->clock);
+    return scene_load(&a->scene, a->opt.scene_path);
 }
 
-/* Draws frames until the user quits or --frames is reached; false when the screenshot fails. */
+/* Applies the frame's actions; false to stop (quit, or a reset that failed). */
+static bool apply_actions(app *a, unsigned actions, bool *ok)
+{
+    if (actions & INPUT_QUIT) {
+        return false;
+    }
+    if (actions & INPUT_PAUSE) {
+        a->clock.paused = !a->clock.paused;
+    }
+    if (actions & INPUT_STEP) {
+        a->clock.step_once = a->clock.paused;
+    }
+    if ((actions & INPUT_RESET) && !app_reset(a)) {
+        *ok = false;
+        return false;
+    }
+    if (actions & INPUT_SHOOT) {
+        vec3s forward = camera_forward(&a->camera);
+        scene_shoot(&a->scene, camera_eye(&a->camera), forward);
+    }
+    return true;
+}
+
+static unsigned poll_events(app *a, int height)
+{
+    unsigned actions = 0;
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) {
+        actions |= input_handle(&event, &a->camera, height);
+    }
+    return actions;
+}
+
+static void draw_overlay(app *a, int width, int height)
+{
+    if (!a->overlay) {
+        return;
+    }
+    int bodies, awake;
+    renderer_body_counts(a->renderer, &bodies, &awake);
+    double fps = a->frame_seconds > 0.0 ? 1.0 / a->frame_seconds : 0.0;
+    char text[512];
+    snprintf(text, sizeof text,
+             "%.0f fps   bodies %d   awake %d   step %.2f ms%s\n"
+             "P pause  O step  R reset  Space shoot  Esc quit",
+             fps, bodies, awake, a->clock.last_step_ms, a->clock.paused ? "   PAUSED" : "");
+    overlay_draw(a->overlay, text, width, height);
+}
+
+/* Seconds since the previous call (real time), and the smoothed frame time. */
+static double frame_elapsed(app *a, Uint64 *last)
+{
+    Uint64 now = SDL_GetPerformanceCounter();
+    double elapsed = (double)(now - *last) / (double)SDL_GetPerformanceFrequency();
+    *last = now;
+    a->frame_seconds = a->frame_seconds > 0.0
+                           ? a->frame_seconds + FPS_SMOOTHING * (elapsed - a->frame_seconds)
+                           : elapsed;
+    return elapsed;
+}
+
+/* Runs frames until the user quits or --frames is reached; false on a failure (a screenshot
+   that cannot be written, a scene that cannot be reloaded). */
 static bool run(app *a)
 {
+    Uint64 last = SDL_GetPerformanceCounter();
     for (;;) {
         int width, height;
         window_drawable_size(&a->win, &width, &height);
-        if (poll_events(a, height)) {
-            return true;
+        bool ok = true;
+        if (!apply_actions(a, poll_events(a, height), &ok)) {
+            return ok;
         }
-        renderer_draw(a->renderer, &a->scene, &a->camera, width, height);
+        double elapsed = frame_elapsed(a, &last);
+        /* A capture advances exactly one fixed step per frame, however long frames take. */
+        sim_clock_advance(&a->clock, a->scene.world, a->opt.screenshot_path ? SIM_DT : elapsed);
+        renderer_draw(a->renderer, a->scene.world, &a->camera, width, height);
+        draw_overlay(a, width, height);
         ++a->frames_drawn;
-        bool last = a->opt.frames > 0 && a->frames_drawn >= a->opt.frames;
+        bool last_frame = a->opt.frames > 0 && a->frames_drawn >= a->opt.frames;
         /* Read before the swap: afterwards the back buffer's contents are undefined. */
-        if (last && a->opt.screenshot_path &&
+        if (last_frame && a->opt.screenshot_path &&
             !screenshot_write_png(a->opt.screenshot_path, width, height)) {
             return false;
         }
         SDL_GL_SwapWindow(a->win.sdl);
-        if (last) {
+        if (last_frame) {
             return true;
         }
     }
@@ -149,9 +174,15 @@ static bool run(app *a)
 
 static void print_summary(const app *a)
 {
+    int bodies, awake;
+    renderer_body_counts(a->renderer, &bodies, &awake);
     printf("scene: %s\n", a->scene.name);
-    printf("bodies: %d\n", a->scene.body_count);
+    printf("bodies: %d\n", bodies);
+    printf("awake: %d\n", awake);
+    printf("contacts: %d\n", cairn_world_step_stats(a->scene.world).contacts);
     printf("frames: %d\n", a->frames_drawn);
+    printf("steps: %d\n", a->clock.steps);
+    printf("step_ms: %.3f\n", sim_clock_mean_step_ms(&a->clock));
     if (a->opt.screenshot_path) {
         printf("screenshot: %s\n", a->opt.screenshot_path);
     }
@@ -162,7 +193,7 @@ static void print_summary(const app *a)
 int main(int argc, char **argv)
 {
     app a = {.opt = {0}};
-    int code = parse_args(argc, argv, &a.opt);
+    int code = options_parse(argc, argv, &a.opt);
     if (code != 0) {
         return code < 0 ? 0 : code;
     }

@@ -1,8 +1,8 @@
-/* Frame orchestration: group bodies by shape into instance buffers, render the shadow map,
-   then the lit scene. */
+/* Frame orchestration: gather the bodies into per-shape instance buffers, render the shadow
+   map, then the lit scene. */
 #include "renderer.h"
 
-#include "gpu_mesh.h"
+#include "body_batch.h"
 #include "shader.h"
 #include "shadow.h"
 
@@ -20,11 +20,9 @@ struct renderer {
     GLuint lit_program, shadow_program;
     lit_uniforms lit;
     GLint shadow_light_matrix;
-    gpu_mesh meshes[SCENE_MAX_SHAPES];
-    int mesh_count;
+    shape_cache cache;
+    body_batch batch;
     shadow_map shadow;
-    mesh_instance *scratch; /* instances of one mesh, rebuilt every frame */
-    int scratch_capacity;
     vec3s to_light, light_colour, sky_colour;
 };
 
@@ -44,24 +42,7 @@ static void find_uniforms(renderer *r)
     r->shadow_light_matrix = glGetUniformLocation(r->shadow_program, "u_light_matrix");
 }
 
-static bool upload_meshes(renderer *r, const scene *s)
-{
-    for (int i = 0; i < s->shape_count; ++i) {
-        mesh m;
-        bool ok = mesh_from_shape(s->shapes[i], &m);
-        if (ok) {
-            gpu_mesh_upload(&r->meshes[i], &m);
-            r->mesh_count = i + 1;
-        }
-        mesh_free(&m);
-        if (!ok) {
-            return false;
-        }
-    }
-    return true;
-}
-
-renderer *renderer_create(const char *shader_dir, const scene *s)
+renderer *renderer_create(const char *shader_dir)
 {
     renderer *r = calloc(1, sizeof *r);
     if (!r) {
@@ -72,8 +53,7 @@ renderer *renderer_create(const char *shader_dir, const scene *s)
     r->sky_colour = (vec3s){{0.70f, 0.78f, 0.86f}};
     r->lit_program = shader_program_load(shader_dir, "lit");
     r->shadow_program = r->lit_program ? shader_program_load(shader_dir, "shadow") : 0;
-    if (!r->shadow_program || !shadow_map_create(&r->shadow, SHADOW_MAP_SIZE) ||
-        !upload_meshes(r, s)) {
+    if (!r->shadow_program || !shadow_map_create(&r->shadow, SHADOW_MAP_SIZE)) {
         renderer_destroy(r);
         return NULL;
     }
@@ -81,69 +61,24 @@ renderer *renderer_create(const char *shader_dir, const scene *s)
     return r;
 }
 
-static bool reserve_scratch(renderer *r, int count)
+static void upload_instances(renderer *r)
 {
-    if (count <= r->scratch_capacity) {
-        return true;
-    }
-    mesh_instance *bigger = realloc(r->scratch, (size_t)count * sizeof *bigger);
-    if (!bigger) {
-        return false;
-    }
-    r->scratch = bigger;
-    r->scratch_capacity = count;
-    return true;
-}
-
-static mat4s body_matrix(const scene_body *b)
-{
-    return glms_mat4_mul(glms_translate_make(b->transform.position),
-                         glms_quat_mat4(b->transform.rotation));
-}
-
-static void update_instances(renderer *r, const scene *s)
-{
-    if (!reserve_scratch(r, s->body_count)) {
-        return; /* keep last frame's instances rather than draw garbage */
-    }
-    for (int m = 0; m < r->mesh_count; ++m) {
-        int count = 0;
-        for (int i = 0; i < s->body_count; ++i) {
-            const scene_body *b = &s->bodies[i];
-            if (b->shape == m) {
-                r->scratch[count++] = (mesh_instance){body_matrix(b), b->colour};
-            }
-        }
-        gpu_mesh_set_instances(&r->meshes[m], r->scratch, count);
-    }
-}
-
-/* The moving bodies are what casts the shadows that matter; the static ground only receives. */
-static cairn_aabb shadow_focus(const scene *s)
-{
-    cairn_aabb all = {{{0}}, {{0}}}, moving = all;
-    bool any_all = false, any_moving = false;
-    for (int i = 0; i < s->body_count; ++i) {
-        const scene_body *b = &s->bodies[i];
-        cairn_aabb box = cairn_shape_bounds(s->shapes[b->shape], b->transform);
-        all = any_all
-                  ? (cairn_aabb){glms_vec3_minv(all.min, box.min), glms_vec3_maxv(all.max, box.max)}
-                  : box;
-        any_all = true;
-        if (!b->is_static) {
-            moving = any_moving ? (cairn_aabb){glms_vec3_minv(moving.min, box.min),
-                                               glms_vec3_maxv(moving.max, box.max)}
-                                : box;
-            any_moving = true;
+    for (int m = 0; m < r->cache.count; ++m) {
+        shape_mesh *sm = &r->cache.meshes[m];
+        if (sm->ok) {
+            gpu_mesh_set_instances(&sm->gpu, r->batch.instances + sm->first_instance,
+                                   sm->instance_count);
         }
     }
-    return any_moving ? moving : all;
 }
 
 static void draw_meshes(const renderer *r)
 {
-    for (int m = 0; m < r->mesh_count; ++m) {
-        gpu_mesh_draw(&r->meshes[m]);
+    for (int m = 0; m < r->cache.count; ++m) {
+        const shape_mesh *sm = &r->cache.meshes[m];
+        if (sm->ok && sm->instance_count > 0) {
+            gpu_mesh_draw(&sm->gpu);
+        }
     }
 }
 
@@ -179,10 +114,13 @@ static void lit_pass(const renderer *r, const camera *cam, const shadow_view *vi
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-void renderer_draw(renderer *r, const scene *s, const camera *cam, int width, int height)
+void renderer_draw(renderer *r, const cairn_world *world, const camera *cam, int width, int height)
 {
-    update_instances(r, s);
-    shadow_view view = shadow_view_fit(&r->shadow, r->to_light, shadow_focus(s));
+    /* Out of memory: draw last frame's instances rather than garbage. */
+    if (body_batch_gather(&r->batch, world, &r->cache)) {
+        upload_instances(r);
+    }
+    shadow_view view = shadow_view_fit(&r->shadow, r->to_light, r->batch.focus);
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_CULL_FACE);
     shadow_pass(r, &view);
@@ -198,12 +136,23 @@ void renderer_destroy(renderer *r)
     if (!r) {
         return;
     }
-    for (int m = 0; m < r->mesh_count; ++m) {
-        gpu_mesh_destroy(&r->meshes[m]);
-    }
+    shape_cache_destroy(&r->cache);
+    body_batch_free(&r->batch);
     shadow_map_destroy(&r->shadow);
     glDeleteProgram(r->lit_program);
     glDeleteProgram(r->shadow_program);
-    free(r->scratch);
     free(r);
+}
+
+void renderer_forget_shapes(renderer *r)
+{
+    shape_cache_clear(&r->cache);
+    r->batch.body_count = 0;
+    r->batch.awake_count = 0;
+}
+
+void renderer_body_counts(const renderer *r, int *bodies, int *awake)
+{
+    *bodies = r->batch.body_count;
+    *awake = r->batch.awake_count;
 }

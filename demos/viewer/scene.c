@@ -1,14 +1,121 @@
-/* Scene lifetime shared by every scene source. */
+/* Scene sources: a YAML file through cairn_io, the default demo, or the built-in world; and
+   shooting projectiles into it. */
 #include "scene.h"
 
+#include <cairn/io.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define PROJECTILE_RADIUS  0.25f
+#define PROJECTILE_SPEED   20.0f
+#define PROJECTILE_DENSITY 2000.0f
+#define DEFAULT_SCENE_FILE "default.yaml"
+#define BUILTIN_NAME       "built-in stacking"
+
+void scene_dir_find(char *out, size_t capacity)
+{
+    const char *env = getenv("CAIRN_SCENE_DIR");
+    snprintf(out, capacity, "%s", env && env[0] ? env : CAIRN_SCENE_DIR);
+}
+
+static bool file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        fclose(f);
+    }
+    return f != NULL;
+}
+
+static bool load_file(scene *out, const char *path)
+{
+    cairn_io_error err;
+    if (!cairn_scene_load(path, &out->world, &err)) {
+        char message[1024];
+        cairn_io_error_format(&err, message, sizeof message);
+        fprintf(stderr, "cairn-demo: cannot load scene: %s\n", message);
+        return false;
+    }
+    snprintf(out->name, sizeof out->name, "%s", path);
+    return true;
+}
+
+static bool load_builtin(scene *out)
+{
+    out->world = builtin_scene_create();
+    snprintf(out->name, sizeof out->name, "%s", BUILTIN_NAME);
+    return out->world != NULL;
+}
+
+bool scene_load(scene *out, const char *path)
+{
+    *out = (scene){.world = NULL};
+    if (path) {
+        return load_file(out, path);
+    }
+    char dir[512], default_path[1024];
+    scene_dir_find(dir, sizeof dir);
+    snprintf(default_path, sizeof default_path, "%s/%s", dir, DEFAULT_SCENE_FILE);
+    if (file_exists(default_path)) {
+        if (load_file(out, default_path)) {
+            return true;
+        }
+        fprintf(stderr, "cairn-demo: falling back to the built-in scene\n");
+    }
+    return load_builtin(out);
+}
+
 void scene_destroy(scene *s)
 {
-    for (int i = 0; i < s->shape_count; ++i) {
-        cairn_shape_release(s->shapes[i]);
-    }
-    free(s->bodies);
+    cairn_world_destroy(s->world);
+    cairn_shape_release(s->projectile);
     memset(s, 0, sizeof *s);
+}
+
+bool scene_shoot(scene *s, vec3s origin, vec3s direction)
+{
+    if (!s->projectile) {
+        s->projectile = cairn_shape_sphere(PROJECTILE_RADIUS);
+    }
+    cairn_body_def def = cairn_body_default_def();
+    def.shape = s->projectile;
+    def.density = PROJECTILE_DENSITY;
+    def.transform.position = origin;
+    def.linear_velocity = glms_vec3_scale(direction, PROJECTILE_SPEED);
+    if (!s->projectile || !cairn_body_is_valid(s->world, cairn_body_create(s->world, &def))) {
+        fprintf(stderr, "cairn-demo: cannot shoot: %s\n", cairn_last_error());
+        return false;
+    }
+    return true;
+}
+
+static cairn_aabb aabb_union(cairn_aabb a, cairn_aabb b)
+{
+    return (cairn_aabb){glms_vec3_minv(a.min, b.min), glms_vec3_maxv(a.max, b.max)};
+}
+
+bool scene_focus_bounds(const scene *s, cairn_aabb *out)
+{
+    int count = cairn_world_body_count(s->world);
+    cairn_body_id *ids = count > 0 ? malloc((size_t)count * sizeof *ids) : NULL;
+    if (!ids) {
+        return false;
+    }
+    int listed = cairn_world_bodies(s->world, ids, count);
+    count = listed < count ? listed : count;
+    cairn_aabb all = {{{0}}, {{0}}}, moving = all;
+    bool any_moving = false;
+    for (int i = 0; i < count; ++i) {
+        cairn_aabb box = cairn_shape_bounds(cairn_body_shape(s->world, ids[i]),
+                                            cairn_body_transform(s->world, ids[i]));
+        all = i ? aabb_union(all, box) : box;
+        if (cairn_body_get_type(s->world, ids[i]) == CAIRN_DYNAMIC) {
+            moving = any_moving ? aabb_union(moving, box) : box;
+            any_moving = true;
+        }
+    }
+    free(ids);
+    *out = any_moving ? moving : all;
+    return count > 0;
 }

@@ -1,32 +1,32 @@
-/* What the viewer draws: shared shapes and bodies placed with them. Filled by a scene source
-   (today the built-in static table, later a cairn_world). */
+/* What the viewer simulates: a cairn_world loaded from a scene file (cairn_io) or built in,
+   plus the projectiles the user fires into it. */
 #ifndef CAIRN_DEMO_SCENE_H
 #define CAIRN_DEMO_SCENE_H
 
 #include <cairn/cairn.h>
 
-#define SCENE_MAX_SHAPES 32
-
-typedef struct scene_body {
-    int shape; /* index into scene.shapes */
-    cairn_transform transform;
-    /* rgb: albedo; a: ground-grid strength (1 on the floor, 0 elsewhere) */
-    vec4s colour;
-    bool is_static;
-} scene_body;
-
 typedef struct scene {
-    const char *name;
-    cairn_shape *shapes[SCENE_MAX_SHAPES]; /* one reference each */
-    int shape_count;
-    scene_body *bodies;
-    int body_count;
+    cairn_world *world;
+    char name[1024];         /* the scene file's path, or "built-in stacking" */
+    cairn_shape *projectile; /* shared by every shot; one reference, NULL until the first */
 } scene;
 
-/* Drops the shape references and frees the bodies; leaves an empty scene. */
+/* path NULL: the default demo (default.yaml in the scene directory when present, else the
+   built-in world). False (message on stderr) when the scene cannot be loaded. */
+bool scene_load(scene *out, const char *path);
+/* Destroys the world and drops the projectile; leaves an empty scene. */
 void scene_destroy(scene *s);
 
-/* The initial state of the default stacking demo; false (message on stderr) on failure. */
-bool static_scene_create(scene *out);
+/* Fires a sphere (radius 0.25 m, 20 m/s) from origin along the unit direction. */
+bool scene_shoot(scene *s, vec3s origin, vec3s direction);
+
+/* Bounds of the dynamic bodies (of every body when none is dynamic); false for an empty world. */
+bool scene_focus_bounds(const scene *s, cairn_aabb *out);
+
+/* $CAIRN_SCENE_DIR when set, else the source tree's demos/scenes. Always writes a path. */
+void scene_dir_find(char *out, size_t capacity);
+
+/* The built-in stacking world (builtin_scene.c); NULL (message on stderr) on failure. */
+cairn_world *builtin_scene_create(void);
 
 #endif

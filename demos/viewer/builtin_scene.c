@@ -1,10 +1,9 @@
-/* The built-in stacking scene as a table: a floor, a stack, a pyramid and one of each other
-   shape. Replaced by a cairn_world-based scene once the world exists. */
+/* The built-in stacking world, used when no scene file is available: a floor, a 10-box stack, a
+   4-level box pyramid, and a sphere, capsule, cylinder and hull dropped beside them. */
 #include "scene.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 typedef struct shape_row {
     cairn_shape_type type;
@@ -21,14 +20,14 @@ typedef struct item_row {
     int shape;
     float position[3]; /* PLACE_ONE: the centre; stack/pyramid: centre of the bottom row */
     int count;         /* stack: boxes; pyramid: levels */
-    float colour[4];
-    bool is_static;
+    float tilt;        /* radians about the (1, 0, 1) axis, so dropped shapes tumble */
+    cairn_body_type type;
 } item_row;
 
 enum { FLOOR, BOX, SPHERE, CAPSULE, CYLINDER, HULL, SHAPE_ROWS };
 
 static const shape_row shape_rows[SHAPE_ROWS] = {
-    [FLOOR] = {CAIRN_SHAPE_BOX, {20.0f, 0.5f, 20.0f}, 0.0f},
+    [FLOOR] = {CAIRN_SHAPE_BOX, {50.0f, 1.0f, 50.0f}, 0.0f},
     [BOX] = {CAIRN_SHAPE_BOX, {0.5f, 0.5f, 0.5f}, 0.05f},
     [SPHERE] = {CAIRN_SHAPE_SPHERE, {0.5f}, 0.0f},
     [CAPSULE] = {CAIRN_SHAPE_CAPSULE, {0.5f, 0.4f}, 0.0f},
@@ -37,13 +36,13 @@ static const shape_row shape_rows[SHAPE_ROWS] = {
 };
 
 static const item_row item_rows[] = {
-    {PLACE_ONE, FLOOR, {0.0f, -0.5f, 0.0f}, 1, {0.62f, 0.63f, 0.62f, 1.0f}, true},
-    {PLACE_STACK, BOX, {0.0f, 0.5f, 0.0f}, 10, {0.80f, 0.52f, 0.32f, 0.0f}, false},
-    {PLACE_PYRAMID, BOX, {4.0f, 0.5f, 0.0f}, 4, {0.36f, 0.55f, 0.75f, 0.0f}, false},
-    {PLACE_ONE, SPHERE, {-3.0f, 0.5f, 4.0f}, 1, {0.85f, 0.30f, 0.30f, 0.0f}, false},
-    {PLACE_ONE, CAPSULE, {-1.0f, 0.9f, 4.0f}, 1, {0.40f, 0.72f, 0.40f, 0.0f}, false},
-    {PLACE_ONE, CYLINDER, {1.0f, 0.5f, 4.0f}, 1, {0.86f, 0.75f, 0.30f, 0.0f}, false},
-    {PLACE_ONE, HULL, {3.0f, 0.5f, 4.0f}, 1, {0.62f, 0.45f, 0.78f, 0.0f}, false},
+    {PLACE_ONE, FLOOR, {0.0f, -1.0f, 0.0f}, 1, 0.0f, CAIRN_STATIC},
+    {PLACE_STACK, BOX, {0.0f, 0.5f, 0.0f}, 10, 0.0f, CAIRN_DYNAMIC},
+    {PLACE_PYRAMID, BOX, {4.0f, 0.5f, 0.0f}, 4, 0.0f, CAIRN_DYNAMIC},
+    {PLACE_ONE, SPHERE, {-3.0f, 3.0f, 4.0f}, 1, 0.0f, CAIRN_DYNAMIC},
+    {PLACE_ONE, CAPSULE, {-1.0f, 3.5f, 4.0f}, 1, 0.6f, CAIRN_DYNAMIC},
+    {PLACE_ONE, CYLINDER, {1.0f, 4.0f, 4.0f}, 1, 0.4f, CAIRN_DYNAMIC},
+    {PLACE_ONE, HULL, {3.0f, 3.0f, 4.0f}, 1, 0.3f, CAIRN_DYNAMIC},
 };
 
 #define HULL_POINTS 24
@@ -93,75 +92,81 @@ static cairn_shape *make_shape(const shape_row *row)
     return NULL;
 }
 
-static int item_body_count(const item_row *item)
+static bool add_body(cairn_world *world, const item_row *item, cairn_shape *shape, vec3s position)
 {
-    if (item->how == PLACE_PYRAMID) {
-        return item->count * (item->count + 1) / 2;
-    }
-    return item->count;
+    cairn_body_def def = cairn_body_default_def();
+    def.type = item->type;
+    def.shape = shape;
+    def.transform.position = position;
+    vec3s axis = glms_vec3_normalize((vec3s){{1.0f, 0.0f, 1.0f}});
+    def.transform.rotation = glms_quatv(item->tilt, axis);
+    return cairn_body_is_valid(world, cairn_body_create(world, &def));
 }
 
-static void add_body(scene *s, const item_row *item, vec3s position)
-{
-    /* Alternate the shade so neighbouring boxes of a stack read as separate stones. */
-    float shade = (s->body_count % 2) ? 0.86f : 1.0f;
-    scene_body *b = &s->bodies[s->body_count++];
-    b->shape = item->shape;
-    /* The built-in scene starts unrotated. */
-    b->transform = (cairn_transform){.position = position, .rotation = glms_quat_identity()};
-    b->colour = (vec4s){{item->colour[0] * shade, item->colour[1] * shade, item->colour[2] * shade,
-                         item->colour[3]}};
-    b->is_static = item->is_static;
-}
-
-static void place_item(scene *s, const item_row *item)
+static bool place_item(cairn_world *world, const item_row *item, cairn_shape *shape)
 {
     vec3s origin = {{item->position[0], item->position[1], item->position[2]}};
     const float *half = shape_rows[item->shape].size;
+    bool ok = true;
     if (item->how == PLACE_ONE) {
-        add_body(s, item, origin);
+        ok = add_body(world, item, shape, origin);
     } else if (item->how == PLACE_STACK) {
-        for (int i = 0; i < item->count; ++i) {
-            add_body(s, item, glms_vec3_add(origin, (vec3s){{0.0f, 2.0f * half[1] * i, 0.0f}}));
+        for (int i = 0; i < item->count && ok; ++i) {
+            vec3s up = {{0.0f, 2.0f * half[1] * (float)i, 0.0f}};
+            ok = add_body(world, item, shape, glms_vec3_add(origin, up));
         }
     } else {
         float step = 2.0f * half[0] + PYRAMID_GAP;
-        for (int level = 0; level < item->count; ++level) {
+        for (int level = 0; level < item->count && ok; ++level) {
             int row = item->count - level;
-            for (int i = 0; i < row; ++i) {
+            for (int i = 0; i < row && ok; ++i) {
                 float x = ((float)i - 0.5f * (float)(row - 1)) * step;
-                add_body(s, item,
-                         glms_vec3_add(origin, (vec3s){{x, 2.0f * half[1] * level, 0.0f}}));
+                vec3s offset = {{x, 2.0f * half[1] * (float)level, 0.0f}};
+                ok = add_body(world, item, shape, glms_vec3_add(origin, offset));
             }
         }
     }
+    return ok;
 }
 
-bool static_scene_create(scene *out)
+static bool populate(cairn_world *world, cairn_shape *const shapes[SHAPE_ROWS])
 {
-    *out = (scene){.name = "built-in stacking"};
     for (int i = 0; i < SHAPE_ROWS; ++i) {
-        out->shapes[i] = make_shape(&shape_rows[i]);
-        if (!out->shapes[i]) {
+        if (!shapes[i]) {
             fprintf(stderr, "cairn-demo: cannot create shape %d: %s\n", i, cairn_last_error());
-            scene_destroy(out);
             return false;
         }
-        out->shape_count = i + 1;
     }
-    int total = 0;
     int items = (int)(sizeof item_rows / sizeof item_rows[0]);
     for (int i = 0; i < items; ++i) {
-        total += item_body_count(&item_rows[i]);
-    }
-    out->bodies = calloc((size_t)total, sizeof *out->bodies);
-    if (!out->bodies) {
-        fprintf(stderr, "cairn-demo: out of memory for %d bodies\n", total);
-        scene_destroy(out);
-        return false;
-    }
-    for (int i = 0; i < items; ++i) {
-        place_item(out, &item_rows[i]);
+        if (!place_item(world, &item_rows[i], shapes[item_rows[i].shape])) {
+            fprintf(stderr, "cairn-demo: cannot create a body: %s\n", cairn_last_error());
+            return false;
+        }
     }
     return true;
+}
+
+cairn_world *builtin_scene_create(void)
+{
+    cairn_world_def def = cairn_world_default_def();
+    cairn_world *world = cairn_world_create(&def);
+    if (!world) {
+        fprintf(stderr, "cairn-demo: cannot create the world: %s\n", cairn_last_error());
+        return NULL;
+    }
+    cairn_shape *shapes[SHAPE_ROWS];
+    for (int i = 0; i < SHAPE_ROWS; ++i) {
+        shapes[i] = make_shape(&shape_rows[i]);
+    }
+    bool ok = populate(world, shapes);
+    /* The bodies hold their own references. */
+    for (int i = 0; i < SHAPE_ROWS; ++i) {
+        cairn_shape_release(shapes[i]);
+    }
+    if (!ok) {
+        cairn_world_destroy(world);
+        return NULL;
+    }
+    return world;
 }
