@@ -14,7 +14,8 @@ string(REGEX MATCHALL "\n" lines "${code}")
 list(LENGTH lines line_count)
 message(STATUS "README hello world: ${line_count} lines")
 
-execute_process(COMMAND ${COMPILER} -std=c17 -Wall -Werror ${WORK_DIR}/hello.c -I${INCLUDES}
+separate_arguments(extra UNIX_COMMAND "${EXTRA_FLAGS}")
+execute_process(COMMAND ${COMPILER} -std=c17 -Wall -Werror ${extra} ${WORK_DIR}/hello.c -I${INCLUDES}
                         -I${CGLM} ${LIBRARY} -lm -o ${WORK_DIR}/hello
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT rc EQUAL 0)
