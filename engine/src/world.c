@@ -36,6 +36,7 @@ void cairn_world_destroy(cairn_world *world)
     broadphase_destroy(&world->broadphase);
     array_free(&world->bodies);
     array_free(&world->contacts);
+    events_free(world);
     arena_destroy(&world->scratch);
     id_pool_destroy(&world->ids);
     mem_free(world, sizeof *world);
@@ -78,6 +79,7 @@ void cairn_world_step(cairn_world *world, float dt)
     if (dt == 0.0f)
         return;
     memset(&world->stats, 0, sizeof world->stats);
+    events_clear(world);
     uint64_t start = timer_ticks(), stage = start;
     update_broadphase(world, dt);
     world->stats.broadphase_ms = (float)timer_ms_since(stage);

@@ -87,6 +87,29 @@ CAIRN_API void cairn_body_apply_impulse(cairn_world *world, cairn_body_id body, 
                                         vec3s world_point);
 CAIRN_API bool cairn_body_is_awake(const cairn_world *world, cairn_body_id body);
 
+/* Contact events of the last step (and of bodies destroyed since), readable until the next
+   step starts; ordered by body pair, so they are deterministic. No callbacks run in the step. */
+typedef struct cairn_contact_begin_event {
+    cairn_body_id body_a, body_b;
+} cairn_contact_begin_event;
+typedef struct cairn_contact_end_event {
+    cairn_body_id body_a, body_b; /* an id may already be destroyed */
+} cairn_contact_end_event;
+typedef struct cairn_contact_hit_event {
+    cairn_body_id body_a, body_b;
+    vec3s point, normal;  /* world; normal from A to B */
+    float approach_speed; /* m/s, above cairn_world_def.hit_event_threshold */
+} cairn_contact_hit_event;
+typedef struct cairn_contact_events {
+    const cairn_contact_begin_event *begins;
+    int begin_count;
+    const cairn_contact_end_event *ends;
+    int end_count;
+    const cairn_contact_hit_event *hits;
+    int hit_count;
+} cairn_contact_events;
+CAIRN_API cairn_contact_events cairn_world_contact_events(const cairn_world *world);
+
 /* What the last step did, for overlays and tuning; times in milliseconds. */
 typedef struct cairn_step_stats {
     float broadphase_ms, narrowphase_ms, solver_ms, islands_ms, total_ms;

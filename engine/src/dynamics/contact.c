@@ -55,6 +55,8 @@ static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int
             gone = removed[k].a == c->body_a && removed[k].b == c->body_b;
         if (!gone)
             world->contacts.data[kept++] = *c;
+        else if (c->touching)
+            events_end(world, c);
     }
     world->contacts.count = kept;
 }
@@ -84,6 +86,8 @@ void contacts_remove_body(cairn_world *world, uint32_t body_index)
         contact *c = &world->contacts.data[i];
         if (c->body_a != body_index && c->body_b != body_index)
             world->contacts.data[kept++] = *c;
+        else if (c->touching)
+            events_end(world, c);
     }
     world->contacts.count = kept;
 }
@@ -137,6 +141,16 @@ static void collide_one(cairn_world *world, contact *c, float dt)
     c->touching = next.point_count > 0;
 }
 
+static void record_events(cairn_world *world, const contact *c)
+{
+    if (c->touching && !c->was_touching) {
+        events_begin(world, c);
+        events_hit(world, c);
+    } else if (!c->touching && c->was_touching) {
+        events_end(world, c);
+    }
+}
+
 void contacts_collide(cairn_world *world, float dt)
 {
     int queries = 0;
@@ -148,6 +162,7 @@ void contacts_collide(cairn_world *world, float dt)
             ++queries;
             if (c->touching)
                 wake_on_touch(world, c);
+            record_events(world, c);
         }
         /* Sleeping contacts keep their manifolds: they still count as touching. */
         world->stats.contacts += c->touching;

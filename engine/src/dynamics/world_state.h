@@ -12,6 +12,12 @@
 typedef ARRAY(body) body_array;
 typedef ARRAY(contact) contact_array;
 
+typedef struct event_arrays {
+    ARRAY(cairn_contact_begin_event) begins;
+    ARRAY(cairn_contact_end_event) ends;
+    ARRAY(cairn_contact_hit_event) hits;
+} event_arrays;
+
 struct cairn_world {
     cairn_world_def def;
     id_pool ids;
@@ -19,6 +25,7 @@ struct cairn_world {
     broadphase broadphase;
     contact_array contacts; /* sorted by (body_a, body_b): a deterministic solver order */
     arena scratch;          /* per-step memory, empty between steps */
+    event_arrays events;    /* cleared when a step starts */
     cairn_step_stats stats;
 };
 
@@ -28,6 +35,13 @@ body *world_body(const cairn_world *world, cairn_body_id id, const char *functio
 /* Contacts: follow the broadphase's added/removed pairs, then run the narrow phase. */
 bool contacts_update_pairs(cairn_world *world);
 void contacts_collide(cairn_world *world, float dt);
+/* Event recording (events.c). */
+void events_clear(cairn_world *world);
+void events_free(cairn_world *world);
+void events_begin(cairn_world *world, const contact *c);
+void events_end(cairn_world *world, const contact *c);
+/* A hit when the bodies approach faster than the threshold at the deepest point. */
+void events_hit(cairn_world *world, const contact *c);
 /* Removes every contact of a body (it is being destroyed). */
 void contacts_remove_body(cairn_world *world, uint32_t body_index);
 

@@ -1,0 +1,72 @@
+/* Contact events, recorded during the step in contact order and read afterwards. */
+#include "dynamics/world_state.h"
+
+#include <float.h>
+
+static cairn_body_id id_of(const cairn_world *world, uint32_t index)
+{
+    return (cairn_body_id){index, world->bodies.data[index].generation};
+}
+
+void events_clear(cairn_world *world)
+{
+    array_clear(&world->events.begins);
+    array_clear(&world->events.ends);
+    array_clear(&world->events.hits);
+}
+
+void events_free(cairn_world *world)
+{
+    array_free(&world->events.begins);
+    array_free(&world->events.ends);
+    array_free(&world->events.hits);
+}
+
+/* Events are best effort under memory exhaustion: a failed push drops the event. */
+void events_begin(cairn_world *world, const contact *c)
+{
+    cairn_contact_begin_event e = {id_of(world, c->body_a), id_of(world, c->body_b)};
+    (void)array_push(&world->events.begins, e);
+}
+
+void events_end(cairn_world *world, const contact *c)
+{
+    cairn_contact_end_event e = {id_of(world, c->body_a), id_of(world, c->body_b)};
+    (void)array_push(&world->events.ends, e);
+}
+
+void events_hit(cairn_world *world, const contact *c)
+{
+    const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+    const manifold *m = &c->manifold;
+    float fastest = -FLT_MAX;
+    vec3s where = glms_vec3_zero();
+    for (int i = 0; i < m->point_count; ++i) {
+        vec3s p = m->points[i].anchor_a;
+        vec3s relative = glms_vec3_sub(body_point_velocity(b, p), body_point_velocity(a, p));
+        float approach = -glms_vec3_dot(relative, m->normal);
+        if (approach > fastest) {
+            fastest = approach;
+            where = p;
+        }
+    }
+    if (fastest <= world->def.hit_event_threshold)
+        return;
+    cairn_contact_hit_event e = {id_of(world, c->body_a), id_of(world, c->body_b), where, m->normal,
+                                 fastest};
+    (void)array_push(&world->events.hits, e);
+}
+
+cairn_contact_events cairn_world_contact_events(const cairn_world *world)
+{
+    cairn_contact_events events = {0};
+    if (world == NULL)
+        return events;
+    events.begins = world->events.begins.data;
+    events.begin_count = world->events.begins.count;
+    events.ends = world->events.ends.data;
+    events.end_count = world->events.ends.count;
+    events.hits = world->events.hits.data;
+    events.hit_count = world->events.hits.count;
+    return events;
+}
