@@ -30,8 +30,8 @@ typedef struct oracle_body {
 
 static inline bool oracle_overlap(cairn_aabb a, cairn_aabb b)
 {
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y &&
-           b.min.y <= a.max.y && a.min.z <= b.max.z && b.min.z <= a.max.z;
+    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
+           a.min.z <= b.max.z && b.min.z <= a.max.z;
 }
 
 static inline bool oracle_filter(const oracle_body *a, const oracle_body *b)

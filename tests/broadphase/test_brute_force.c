@@ -9,17 +9,17 @@
 
 typedef struct scenario {
     int bodies, max_bodies, steps;
-    vec3s extent;           /* world box [0, extent] */
+    vec3s extent; /* world box [0, extent] */
     float size_min, size_max;
     float move_fraction, speed;
     int teleports, inserts, removes; /* per step, at most */
-    int burst_every;        /* every k steps insert/remove a burst of bodies (0: never) */
+    int burst_every;                 /* every k steps insert/remove a burst of bodies (0: never) */
     float static_fraction;
-    int huge;               /* bodies spanning the world */
-    bool layers;            /* random layer/mask bits */
-    bool lattice;           /* exact fat AABBs on a 0.5 m lattice: shared endpoints everywhere */
-    int expect_slots;       /* 2 or 3 at the end, 0: don't care */
-    int spread_after;       /* from this step teleports spread y over the whole height (0: no) */
+    int huge;         /* bodies spanning the world */
+    bool layers;      /* random layer/mask bits */
+    bool lattice;     /* exact fat AABBs on a 0.5 m lattice: shared endpoints everywhere */
+    int expect_slots; /* 2 or 3 at the end, 0: don't care */
+    int spread_after; /* from this step teleports spread y over the whole height (0: no) */
 } scenario;
 
 typedef struct world {
@@ -60,7 +60,7 @@ static vec3s random_point(world *w)
 {
     const scenario *sc = w->sc;
     float ytop = sc->spread_after && w->step >= sc->spread_after ? 8.0f * sc->extent.y + 50.0f
-                                                                   : sc->extent.y;
+                                                                 : sc->extent.y;
     return (vec3s){{oracle_uniform(&w->rng, 0, sc->extent.x), oracle_uniform(&w->rng, 0, ytop),
                     oracle_uniform(&w->rng, 0, sc->extent.z)}};
 }
@@ -84,8 +84,8 @@ static void add_body(world *w, bool huge)
     b->mask = sc->layers ? (uint32_t)(oracle_random(&w->rng) % 8) : ~0u;
     b->is_static = huge ? oracle_random(&w->rng) % 2 == 0
                         : oracle_uniform(&w->rng, 0, 1) < sc->static_fraction;
-    b->proxy = broadphase_create_proxy(&w->bp, tight_of(w, i), b->body, b->layer, b->mask,
-                                       b->is_static);
+    b->proxy =
+        broadphase_create_proxy(&w->bp, tight_of(w, i), b->body, b->layer, b->mask, b->is_static);
     cr_assert(b->proxy >= 0, "%s", cairn_last_error());
     if (sc->lattice)
         set_lattice_fat(w, i);
@@ -130,7 +130,8 @@ static void check_events(world *w)
         cr_assert(removed[k].a < removed[k].b);
         if (k > 0)
             cr_assert(pair_key(removed[k - 1].a, removed[k - 1].b) <
-                      pair_key(removed[k].a, removed[k].b), "removed not sorted");
+                          pair_key(removed[k].a, removed[k].b),
+                      "removed not sorted");
         cr_assert(hash_set_remove(&w->replay, pair_key(removed[k].a, removed[k].b)),
                   "removed a pair that was not there");
     }
@@ -230,54 +231,119 @@ static void run(const scenario *sc, uint64_t seed)
 
 Test(broadphase_brute_force, volume_coherent_motion_and_churn)
 {
-    scenario sc = {.bodies = 400, .max_bodies = 700, .steps = 300, .extent = {{30, 30, 30}},
-                   .size_min = 0.2f, .size_max = 3.0f, .move_fraction = 0.5f, .speed = 0.3f,
-                   .teleports = 3, .inserts = 3, .removes = 3, .burst_every = 50,
-                   .static_fraction = 0.2f, .huge = 2, .expect_slots = 3};
+    scenario sc = {.bodies = 400,
+                   .max_bodies = 700,
+                   .steps = 300,
+                   .extent = {{30, 30, 30}},
+                   .size_min = 0.2f,
+                   .size_max = 3.0f,
+                   .move_fraction = 0.5f,
+                   .speed = 0.3f,
+                   .teleports = 3,
+                   .inserts = 3,
+                   .removes = 3,
+                   .burst_every = 50,
+                   .static_fraction = 0.2f,
+                   .huge = 2,
+                   .expect_slots = 3};
     run(&sc, 0x1234567u);
 }
 
 Test(broadphase_brute_force, flat_world_uses_two_sorted_axes)
 {
-    scenario sc = {.bodies = 600, .max_bodies = 900, .steps = 250, .extent = {{60, 1, 60}},
-                   .size_min = 0.5f, .size_max = 2.0f, .move_fraction = 0.6f, .speed = 0.4f,
-                   .teleports = 4, .inserts = 3, .removes = 3, .burst_every = 60,
-                   .static_fraction = 0.1f, .huge = 1, .expect_slots = 2};
+    scenario sc = {.bodies = 600,
+                   .max_bodies = 900,
+                   .steps = 250,
+                   .extent = {{60, 1, 60}},
+                   .size_min = 0.5f,
+                   .size_max = 2.0f,
+                   .move_fraction = 0.6f,
+                   .speed = 0.4f,
+                   .teleports = 4,
+                   .inserts = 3,
+                   .removes = 3,
+                   .burst_every = 60,
+                   .static_fraction = 0.1f,
+                   .huge = 1,
+                   .expect_slots = 2};
     run(&sc, 0xfeedbeefu);
 }
 
 Test(broadphase_brute_force, flat_world_spreading_switches_to_three_axes)
 {
-    scenario sc = {.bodies = 300, .max_bodies = 600, .steps = 300, .extent = {{40, 1, 40}},
-                   .size_min = 0.5f, .size_max = 2.0f, .move_fraction = 0.3f, .speed = 0.3f,
-                   .teleports = 40, .inserts = 2, .removes = 2, .spread_after = 20,
+    scenario sc = {.bodies = 300,
+                   .max_bodies = 600,
+                   .steps = 300,
+                   .extent = {{40, 1, 40}},
+                   .size_min = 0.5f,
+                   .size_max = 2.0f,
+                   .move_fraction = 0.3f,
+                   .speed = 0.3f,
+                   .teleports = 40,
+                   .inserts = 2,
+                   .removes = 2,
+                   .spread_after = 20,
                    .expect_slots = 3};
     run(&sc, 0xabcdefu);
 }
 
 Test(broadphase_brute_force, lattice_shared_endpoints_and_layers)
 {
-    scenario sc = {.bodies = 500, .max_bodies = 800, .steps = 300, .extent = {{12, 12, 12}},
-                   .size_min = 0.0f, .size_max = 2.0f, .move_fraction = 0.4f, .speed = 0.5f,
-                   .teleports = 5, .inserts = 4, .removes = 4, .burst_every = 40,
-                   .static_fraction = 0.15f, .layers = true, .lattice = true};
+    scenario sc = {.bodies = 500,
+                   .max_bodies = 800,
+                   .steps = 300,
+                   .extent = {{12, 12, 12}},
+                   .size_min = 0.0f,
+                   .size_max = 2.0f,
+                   .move_fraction = 0.4f,
+                   .speed = 0.5f,
+                   .teleports = 5,
+                   .inserts = 4,
+                   .removes = 4,
+                   .burst_every = 40,
+                   .static_fraction = 0.15f,
+                   .layers = true,
+                   .lattice = true};
     run(&sc, 0x5eedu);
 }
 
 Test(broadphase_brute_force, flat_lattice)
 {
-    scenario sc = {.bodies = 400, .max_bodies = 700, .steps = 200, .extent = {{20, 0.5f, 20}},
-                   .size_min = 0.0f, .size_max = 2.0f, .move_fraction = 0.5f, .speed = 0.5f,
-                   .teleports = 5, .inserts = 4, .removes = 4, .burst_every = 45,
-                   .static_fraction = 0.15f, .layers = true, .lattice = true, .huge = 1};
+    scenario sc = {.bodies = 400,
+                   .max_bodies = 700,
+                   .steps = 200,
+                   .extent = {{20, 0.5f, 20}},
+                   .size_min = 0.0f,
+                   .size_max = 2.0f,
+                   .move_fraction = 0.5f,
+                   .speed = 0.5f,
+                   .teleports = 5,
+                   .inserts = 4,
+                   .removes = 4,
+                   .burst_every = 45,
+                   .static_fraction = 0.15f,
+                   .layers = true,
+                   .lattice = true,
+                   .huge = 1};
     run(&sc, 0x77u);
 }
 
 Test(broadphase_brute_force, two_thousand_bodies_fast_motion)
 {
-    scenario sc = {.bodies = 2000, .max_bodies = 2300, .steps = 60, .extent = {{80, 40, 80}},
-                   .size_min = 0.3f, .size_max = 2.5f, .move_fraction = 0.7f, .speed = 1.5f,
-                   .teleports = 20, .inserts = 5, .removes = 5, .burst_every = 30,
-                   .static_fraction = 0.1f, .huge = 2, .layers = true};
+    scenario sc = {.bodies = 2000,
+                   .max_bodies = 2300,
+                   .steps = 60,
+                   .extent = {{80, 40, 80}},
+                   .size_min = 0.3f,
+                   .size_max = 2.5f,
+                   .move_fraction = 0.7f,
+                   .speed = 1.5f,
+                   .teleports = 20,
+                   .inserts = 5,
+                   .removes = 5,
+                   .burst_every = 30,
+                   .static_fraction = 0.1f,
+                   .huge = 2,
+                   .layers = true};
     run(&sc, 0x9999u);
 }

@@ -31,7 +31,7 @@ Test(broadphase_edges, touching_boxes_overlap_on_every_axis)
         broadphase bp;
         cr_assert(broadphase_init(&bp, 0));
         cairn_aabb a = box(0, 0, 0, 1, 1, 1), b = a, c = a;
-        b.min.raw[axis] = 1, b.max.raw[axis] = 2;     /* shares the face at 1 */
+        b.min.raw[axis] = 1, b.max.raw[axis] = 2;       /* shares the face at 1 */
         c.min.raw[axis] = 2.0001f, c.max.raw[axis] = 3; /* just apart from b */
         exact(&bp, a, 10, false);
         exact(&bp, b, 11, false);
@@ -82,7 +82,7 @@ Test(broadphase_edges, identical_and_zero_extent_boxes)
     cr_assert(broadphase_init(&bp, 0));
     for (uint32_t i = 0; i < 5; i++)
         exact(&bp, box(1, 1, 1, 1, 1, 1), 100 + i, false); /* five points at the same place */
-    exact(&bp, box(1, 1, 1, 2, 2, 2), 200, false);          /* its corner is that point */
+    exact(&bp, box(1, 1, 1, 2, 2, 2), 200, false);         /* its corner is that point */
     exact(&bp, box(1.5f, 1.5f, 1.5f, 1.5f, 1.5f, 1.5f), 201, false);
     update(&bp);
     /* 6 choose 2 among the point and the cube, plus cube-201 */
@@ -98,7 +98,7 @@ Test(broadphase_edges, huge_bodies_pair_with_everything_in_reach)
 {
     broadphase bp;
     cr_assert(broadphase_init(&bp, 0));
-    exact(&bp, box(-1e6f, -1, -1e6f, 1e6f, 0, 1e6f), 0, true); /* ground */
+    exact(&bp, box(-1e6f, -1, -1e6f, 1e6f, 0, 1e6f), 0, true);              /* ground */
     exact(&bp, box(-1e30f, -1e30f, -1e30f, 1e30f, 1e30f, 1e30f), 1, false); /* everything */
     for (uint32_t i = 0; i < 50; i++)
         exact(&bp, box((float)i, 0, 0, (float)i + 0.5f, 1, 1), 10 + i, false);
@@ -151,11 +151,12 @@ Test(broadphase_edges, refatten_only_when_leaving_the_fat_box)
     cr_assert_float_eq(fat.max.z, 1 + BROADPHASE_MARGIN, 1e-6f);
     update(&bp);
     /* inside the margin: untouched */
-    cr_assert(!broadphase_move_proxy(&bp, p, box(0.05f, 0, -0.05f, 1.05f, 1, 0.95f),
-                                     (vec3s){{5, 5, 5}}));
+    cr_assert(
+        !broadphase_move_proxy(&bp, p, box(0.05f, 0, -0.05f, 1.05f, 1, 0.95f), (vec3s){{5, 5, 5}}));
     cr_assert_eq(bp.moved.count, 0);
     /* out: margin plus the displacement ahead of the motion */
-    cr_assert(broadphase_move_proxy(&bp, p, box(0.5f, 0, 0, 1.5f, 1, 1), (vec3s){{0.3f, 0, -0.2f}}));
+    cr_assert(
+        broadphase_move_proxy(&bp, p, box(0.5f, 0, 0, 1.5f, 1, 1), (vec3s){{0.3f, 0, -0.2f}}));
     fat = broadphase_fat_aabb(&bp, p);
     cr_assert_float_eq(fat.min.x, 0.5f - BROADPHASE_MARGIN, 1e-6f);
     cr_assert_float_eq(fat.max.x, 1.8f + BROADPHASE_MARGIN, 1e-6f);
@@ -174,7 +175,7 @@ Test(broadphase_edges, statics_filters_and_same_body)
     cr_assert(broadphase_init(&bp, 0));
     cairn_aabb u = box(0, 0, 0, 1, 1, 1);
     broadphase_create_proxy(&bp, u, 1, 1, ~0u, true);
-    broadphase_create_proxy(&bp, u, 2, 1, ~0u, true);     /* static-static: never */
+    broadphase_create_proxy(&bp, u, 2, 1, ~0u, true);    /* static-static: never */
     broadphase_create_proxy(&bp, u, 3, 2, 1 | 4, false); /* layer 2 wants 1 and 4 */
     broadphase_create_proxy(&bp, u, 4, 4, 2 | 4, false); /* layer 4 wants 2 and 4 */
     broadphase_create_proxy(&bp, u, 5, 4, 1, false);     /* layer 4 wants only 1 */
@@ -236,8 +237,8 @@ Test(broadphase_edges, no_leaks_and_steady_state_allocates_nothing)
     int ids[64];
     for (int i = 0; i < 64; i++) {
         float x = oracle_uniform(&rng, 0, 10), z = oracle_uniform(&rng, 0, 10);
-        ids[i] = broadphase_create_proxy(&bp, box(x, 0, z, x + 1, 1, z + 1), (uint32_t)i, 1, ~0u,
-                                         false);
+        ids[i] =
+            broadphase_create_proxy(&bp, box(x, 0, z, x + 1, 1, z + 1), (uint32_t)i, 1, ~0u, false);
     }
     update(&bp);
     size_t bytes = 0;

@@ -17,8 +17,8 @@ static cairn_aabb random_box(uint64_t *rng, float extent, float size)
 {
     vec3s c = {{oracle_uniform(rng, 0, extent), oracle_uniform(rng, 0, extent),
                 oracle_uniform(rng, 0, extent)}};
-    vec3s h = {{oracle_uniform(rng, 0, size), oracle_uniform(rng, 0, size),
-                oracle_uniform(rng, 0, size)}};
+    vec3s h = {
+        {oracle_uniform(rng, 0, size), oracle_uniform(rng, 0, size), oracle_uniform(rng, 0, size)}};
     return (cairn_aabb){glms_vec3_sub(c, h), glms_vec3_add(c, h)};
 }
 
@@ -38,8 +38,7 @@ static void build(scene *s, uint64_t *rng, bool flat)
     }
     cr_assert(broadphase_update_pairs(&s->bp));
     for (int i = 0; i < N; i += 7)
-        broadphase_move_proxy(&s->bp, s->proxy[i], random_box(rng, 40, 1.5f),
-                              (vec3s){{1, 0, -1}});
+        broadphase_move_proxy(&s->bp, s->proxy[i], random_box(rng, 40, 1.5f), (vec3s){{1, 0, -1}});
     for (int i = 3; i < N; i += 11) {
         broadphase_destroy_proxy(&s->bp, s->proxy[i]);
         s->alive[i] = false;

@@ -35,13 +35,13 @@ typedef struct bp_endpoint {
 typedef ARRAY(bp_endpoint) bp_endpoint_array;
 
 typedef struct bp_proxy {
-    float min[3], max[3];    /* fat AABB, world axes */
-    uint32_t lo[3], hi[3];   /* index of the min / max endpoint in each sorted slot's array */
+    float min[3], max[3];  /* fat AABB, world axes */
+    uint32_t lo[3], hi[3]; /* index of the min / max endpoint in each sorted slot's array */
     uint32_t body, layer, mask;
-    int32_t pair_head;       /* first overlap record of this proxy, -1 when none */
-    int32_t degree;          /* overlap records of this proxy */
-    int32_t wide_slot;       /* index in the wide list, -1 when not wide */
-    uint32_t flags;          /* BP_* flags in sap.c */
+    int32_t pair_head; /* first overlap record of this proxy, -1 when none */
+    int32_t degree;    /* overlap records of this proxy */
+    int32_t wide_slot; /* index in the wide list, -1 when not wide */
+    uint32_t flags;    /* BP_* flags in sap.c */
 } bp_proxy;
 
 /* An overlap record: a pair of proxies overlapping on every sorted slot (and passing the filter),
@@ -52,35 +52,41 @@ typedef struct bp_record {
 } bp_record;
 
 typedef struct bp_candidate {
-    uint64_t key; /* pair_key of the bodies */
+    uint64_t key;  /* pair_key of the bodies */
     uint32_t p, q; /* proxies */
 } bp_candidate;
 
 typedef ARRAY(uint64_t) bp_key_array;
 
+/* An active proxy of the rebuild sweep, with its intervals on slots 1 and 2 packed for speed. */
+typedef struct bp_active {
+    float lo[2], hi[2];
+    uint32_t proxy;
+} bp_active;
+
 typedef struct broadphase {
     ARRAY(bp_proxy) proxies;
-    ARRAY(int32_t) free_proxies;  /* LIFO free ids (freed only at update, never while referenced) */
-    bp_endpoint_array axis[3];    /* sorted endpoints of each sorted slot */
-    int axis_of_slot[3];          /* world axis of each slot; slot 0 has the largest spread */
-    int sorted_slots;             /* 2 (flat world: the thin axis is not sorted) or 3 */
+    ARRAY(int32_t) free_proxies; /* LIFO free ids (freed only at update, never while referenced) */
+    bp_endpoint_array axis[3];   /* sorted endpoints of each sorted slot */
+    int axis_of_slot[3];         /* world axis of each slot; slot 0 has the largest spread */
+    int sorted_slots;            /* 2 (flat world: the thin axis is not sorted) or 3 */
     ARRAY(bp_record) records;
-    int32_t free_record;          /* free list through next[0], -1 when empty */
+    int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;
-    ARRAY(int32_t) moved;         /* proxies moved since the last update */
-    ARRAY(int32_t) created;       /* proxies created since the last update */
-    ARRAY(int32_t) wide;          /* proxies wider than wide_limit on slot 0's axis */
-    ARRAY(int32_t) active;        /* scratch for the rebuild sweep */
-    ARRAY(int32_t) active_pos;    /* scratch: position of each proxy in active */
+    ARRAY(int32_t) moved;           /* proxies moved since the last update */
+    ARRAY(int32_t) created;         /* proxies created since the last update */
+    ARRAY(int32_t) wide;            /* proxies wider than wide_limit on slot 0's axis */
+    ARRAY(bp_active) active;        /* scratch for the rebuild sweep */
+    ARRAY(int32_t) active_pos;      /* scratch: position of each proxy in active */
     ARRAY(bp_candidate) candidates; /* pairs whose state may have changed since the last update */
     bp_key_array scratch_keys[2];
-    int dead_count;               /* destroyed proxies whose endpoints are still in the arrays */
+    int dead_count; /* destroyed proxies whose endpoints are still in the arrays */
     int live_count;
-    float wide_limit;             /* width on slot 0's axis above which a proxy is "wide" */
+    float wide_limit; /* width on slot 0's axis above which a proxy is "wide" */
     bool needs_rebuild;
-    bool broken;                  /* an allocation failed mid-update: rebuild next time */
+    bool broken; /* an allocation failed mid-update: rebuild next time */
     int updates_since_axis_check;
-    hash_set pairs;               /* the published pair set: pair_key of body indices */
+    hash_set pairs; /* the published pair set: pair_key of body indices */
     ARRAY(broadphase_pair) added, removed;
     /* statistics of the last update */
     int last_swaps;

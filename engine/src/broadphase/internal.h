@@ -6,12 +6,12 @@
 #include "broadphase/broadphase.h"
 
 enum {
-    BP_STATIC = 1,  /* never pairs with another static proxy */
-    BP_DEAD = 2,    /* destroyed (endpoints may still sit in the arrays until the next update) */
-    BP_FREE = 4,    /* destroyed and its id is in the free list */
-    BP_MOVED = 8,   /* in bp->moved: fat AABB changed, endpoints not yet */
+    BP_STATIC = 1,   /* never pairs with another static proxy */
+    BP_DEAD = 2,     /* destroyed (endpoints may still sit in the arrays until the next update) */
+    BP_FREE = 4,     /* destroyed and its id is in the free list */
+    BP_MOVED = 8,    /* in bp->moved: fat AABB changed, endpoints not yet */
     BP_CREATED = 16, /* in bp->created: not yet in the sorted arrays */
-    BP_WIDE = 32,   /* in bp->wide: too wide for the query window on slot 0 */
+    BP_WIDE = 32,    /* in bp->wide: too wide for the query window on slot 0 */
 };
 
 /* The filter, applied before any record exists: no static-static pair, no body with itself,

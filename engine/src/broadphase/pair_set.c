@@ -216,8 +216,7 @@ bool publish_full(broadphase *bp)
     array_clear(now);
     array_clear(old);
     array_clear(&bp->candidates);
-    if (!array_reserve(now, bp->record_count) ||
-        !array_reserve(old, hash_set_count(&bp->pairs))) {
+    if (!array_reserve(now, bp->record_count) || !array_reserve(old, hash_set_count(&bp->pairs))) {
         bp->broken = true;
         return false;
     }

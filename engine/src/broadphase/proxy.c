@@ -141,8 +141,8 @@ bool broadphase_move_proxy(broadphase *bp, int proxy, cairn_aabb bounds, vec3s d
         return error_set("broadphase_move_proxy: displacement is not finite");
     const bp_proxy *p = &bp->proxies.data[proxy];
     const float *tlo = bounds.min.raw, *thi = bounds.max.raw;
-    if (tlo[0] >= p->min[0] && tlo[1] >= p->min[1] && tlo[2] >= p->min[2] &&
-        thi[0] <= p->max[0] && thi[1] <= p->max[1] && thi[2] <= p->max[2])
+    if (tlo[0] >= p->min[0] && tlo[1] >= p->min[1] && tlo[2] >= p->min[2] && thi[0] <= p->max[0] &&
+        thi[1] <= p->max[1] && thi[2] <= p->max[2])
         return false;
     float lo[3], hi[3];
     for (int a = 0; a < 3; a++) {

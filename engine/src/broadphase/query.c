@@ -134,8 +134,8 @@ static void collect_hit(void *context, const bp_proxy *p)
         return;
     if (r->count == r->capacity) {
         int grown = r->capacity ? 2 * r->capacity : 64;
-        ray_hit *hits = mem_realloc(r->hits, (size_t)r->capacity * sizeof *hits,
-                                    (size_t)grown * sizeof *hits);
+        ray_hit *hits =
+            mem_realloc(r->hits, (size_t)r->capacity * sizeof *hits, (size_t)grown * sizeof *hits);
         if (hits == NULL) {
             r->failed = true;
             return;

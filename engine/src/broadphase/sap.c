@@ -74,16 +74,20 @@ static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
     while (i > 0 && ep_less(cur, e[i - 1])) {
         bp_endpoint prev = e[i - 1];
         bool prev_max = prev.id & 1u;
-        if (cur_max && !prev_max) /* max of p passes min of q: the overlap on s ends */
+        if (cur_max && !prev_max) { /* max of p passes min of q: the overlap on s ends */
+            ep_place(px, s, cur.id, i);
             swap_event(bp, p, prev.id >> 1, false);
+        }
         e[i] = prev;
-        ep_place(px, s, prev.id, i);
-        ep_place(px, s, cur.id, --i);
-        if (!cur_max && prev_max) /* min of p passes max of q: the overlap on s begins */
+        ep_place(px, s, prev.id, i--);
+        if (!cur_max && prev_max) { /* min of p passes max of q: the overlap on s begins */
+            ep_place(px, s, cur.id, i);
             swap_event(bp, p, prev.id >> 1, true);
+        }
         swaps++;
     }
     e[i] = cur;
+    ep_place(px, s, cur.id, i);
     bp->last_swaps += swaps;
     return i;
 }
@@ -100,16 +104,20 @@ static uint32_t sift_up(broadphase *bp, int s, uint32_t i)
     while (i + 1 < n && ep_less(e[i + 1], cur)) {
         bp_endpoint next = e[i + 1];
         bool next_max = next.id & 1u;
-        if (!cur_max && next_max) /* min of p passes max of q: the overlap on s ends */
+        if (!cur_max && next_max) { /* min of p passes max of q: the overlap on s ends */
+            ep_place(px, s, cur.id, i);
             swap_event(bp, p, next.id >> 1, false);
+        }
         e[i] = next;
-        ep_place(px, s, next.id, i);
-        ep_place(px, s, cur.id, ++i);
-        if (cur_max && !next_max) /* max of p passes min of q: the overlap on s begins */
+        ep_place(px, s, next.id, i++);
+        if (cur_max && !next_max) { /* max of p passes min of q: the overlap on s begins */
+            ep_place(px, s, cur.id, i);
             swap_event(bp, p, next.id >> 1, true);
+        }
         swaps++;
     }
     e[i] = cur;
+    ep_place(px, s, cur.id, i);
     bp->last_swaps += swaps;
     return i;
 }
@@ -284,27 +292,32 @@ static bool sweep(broadphase *bp)
     array_clear(&bp->active);
     bp_proxy *px = bp->proxies.data;
     const bp_endpoint *e = bp->axis[0].data;
+    int a1 = bp->axis_of_slot[1], a2 = bp->axis_of_slot[2];
+    bool two = bp->sorted_slots == 2;
     for (int i = 0; i < bp->axis[0].count; i++) {
         uint32_t p = e[i].id >> 1;
         if (e[i].id & 1u) {
             int at = bp->active_pos.data[p];
             int moved = array_remove_swap(&bp->active, at);
             if (moved >= 0)
-                bp->active_pos.data[bp->active.data[at]] = at;
+                bp->active_pos.data[bp->active.data[at].proxy] = at;
             continue;
         }
+        /* slot 2's interval is widened to everything when only two slots are sorted */
+        bp_active me = {{px[p].min[a1], two ? -INFINITY : px[p].min[a2]},
+                        {px[p].max[a1], two ? INFINITY : px[p].max[a2]},
+                        p};
+        const bp_active *act = bp->active.data;
         for (int k = 0; k < bp->active.count; k++) {
-            uint32_t q = (uint32_t)bp->active.data[k];
-            if (!bp_filter(&px[p], &px[q]))
+            if (act[k].lo[0] > me.hi[0] || me.lo[0] > act[k].hi[0] || act[k].lo[1] > me.hi[1] ||
+                me.lo[1] > act[k].hi[1])
                 continue;
-            bool overlap = true;
-            for (int s = 1; s < bp->sorted_slots && overlap; s++)
-                overlap = bp_overlap_axis(&px[p], &px[q], bp->axis_of_slot[s]);
-            if (overlap && !record_add(bp, p, q, false))
+            uint32_t q = act[k].proxy;
+            if (bp_filter(&px[p], &px[q]) && !record_add(bp, p, q, false))
                 return false;
         }
         bp->active_pos.data[p] = bp->active.count;
-        bp->active.data[bp->active.count++] = (int32_t)p;
+        bp->active.data[bp->active.count++] = me;
     }
     return true;
 }
@@ -373,10 +386,22 @@ static void compact(broadphase *bp)
 static bool apply_moves(broadphase *bp)
 {
     int slots = bp->sorted_slots;
-    int budget = 8 * bp->axis[0].count + 4096;
+    /* a rebuild costs about as much as this many swaps (sort, sweep, full diff) */
+    int budget = 64 * bp->axis[0].count + 4096;
     /* Many moved: set every value, then one insertion-sort pass per slot (O(n + swaps)).
        Few moved: sift just their endpoints (O(moved + swaps)). */
     if (bp->moved.count * 16 > bp->live_count) {
+        /* Teleports: each far jump costs about a third of the array per endpoint and slot.
+           When that already exceeds the budget, rebuild without trying. */
+        double far = 0, jump = 2.0 * (double)bp->wide_limit;
+        int a0 = bp->axis_of_slot[0];
+        for (int k = 0; k < bp->moved.count; k++) {
+            const bp_proxy *p = &bp->proxies.data[bp->moved.data[k]];
+            if (!(p->flags & BP_DEAD) && fabs(p->min[a0] - bp->axis[0].data[p->lo[0]].value) > jump)
+                far += 1;
+        }
+        if (far * 2.0 * slots * (bp->axis[0].count / 3.0) > budget)
+            return false;
         for (int k = 0; k < bp->moved.count; k++) {
             const bp_proxy *p = &bp->proxies.data[bp->moved.data[k]];
             if (p->flags & BP_DEAD)
