@@ -26,8 +26,9 @@ typedef struct solver_point {
 } solver_point;
 
 typedef struct solver_contact {
-    body *a, *b;
-    int index_a, index_b; /* body indices, for the per-body motion arrays */
+    body *a, *b;            /* for setup: centres, inertia */
+    body_velocity *va, *vb; /* what the passes read and write */
+    int index_a, index_b;   /* body indices, for the per-body motion arrays */
     vec3s normal, tangent[2];
     float friction, restitution;
     int point_count;
@@ -44,8 +45,9 @@ typedef struct solver {
     cairn_world *world;
     solver_contact *contacts;
     int contact_count;
-    motion_offset *pseudo; /* split impulse pseudo-velocities by body index */
-    motion_offset *moved;  /* motion since the step start by body index: position, rotation */
+    body_velocity *velocities; /* by body index */
+    motion_offset *pseudo;     /* split impulse pseudo-velocities by body index */
+    motion_offset *moved;      /* motion since the step start by body index: position, rotation */
     float h, inverse_h;
     softness soft;
     unsigned pass; /* counts solve passes, to alternate the point order */
@@ -62,14 +64,21 @@ static softness make_soft(float hertz, float zeta, float h)
     return (softness){omega / a1, a2 * a3, a3};
 }
 
-static solver_row make_row(const body *a, const body *b, vec3s r_a, vec3s r_b, vec3s d)
+/* Bodies that do not move this step (static, kinematic, asleep: inverse mass 0 in their
+   velocity state) get no angular response either. */
+static vec3s angular_response(const body *b, const body_velocity *v, vec3s axis)
+{
+    return v->inverse_mass > 0.0f ? glms_mat3_mulv(b->inverse_inertia, axis) : glms_vec3_zero();
+}
+
+static solver_row make_row(const solver_contact *sc, vec3s r_a, vec3s r_b, vec3s d)
 {
     solver_row row;
     row.ra_x = glms_vec3_cross(r_a, d);
     row.rb_x = glms_vec3_cross(r_b, d);
-    row.ia_ra_x = glms_mat3_mulv(a->inverse_inertia, row.ra_x);
-    row.ib_rb_x = glms_mat3_mulv(b->inverse_inertia, row.rb_x);
-    float k = a->inverse_mass + b->inverse_mass + glms_vec3_dot(row.ra_x, row.ia_ra_x) +
+    row.ia_ra_x = angular_response(sc->a, sc->va, row.ra_x);
+    row.ib_rb_x = angular_response(sc->b, sc->vb, row.rb_x);
+    float k = sc->va->inverse_mass + sc->vb->inverse_mass + glms_vec3_dot(row.ra_x, row.ia_ra_x) +
               glms_vec3_dot(row.rb_x, row.ib_rb_x);
     row.mass = k > 0.0f ? 1.0f / k : 0.0f;
     return row;
@@ -78,22 +87,17 @@ static solver_row make_row(const body *a, const body *b, vec3s r_a, vec3s r_b, v
 /* Relative velocity of B against A along the row. */
 static float row_velocity(const solver_contact *sc, const solver_row *row, vec3s d)
 {
-    return glms_vec3_dot(d, glms_vec3_sub(sc->b->linear_velocity, sc->a->linear_velocity)) +
-           glms_vec3_dot(row->rb_x, sc->b->angular_velocity) -
-           glms_vec3_dot(row->ra_x, sc->a->angular_velocity);
+    return glms_vec3_dot(d, glms_vec3_sub(sc->vb->linear, sc->va->linear)) +
+           glms_vec3_dot(row->rb_x, sc->vb->angular) - glms_vec3_dot(row->ra_x, sc->va->angular);
 }
 
 static void apply_row(solver_contact *sc, const solver_row *row, vec3s d, float impulse)
 {
-    body *a = sc->a, *b = sc->b;
-    a->linear_velocity =
-        glms_vec3_sub(a->linear_velocity, glms_vec3_scale(d, impulse * a->inverse_mass));
-    a->angular_velocity =
-        glms_vec3_sub(a->angular_velocity, glms_vec3_scale(row->ia_ra_x, impulse));
-    b->linear_velocity =
-        glms_vec3_add(b->linear_velocity, glms_vec3_scale(d, impulse * b->inverse_mass));
-    b->angular_velocity =
-        glms_vec3_add(b->angular_velocity, glms_vec3_scale(row->ib_rb_x, impulse));
+    body_velocity *a = sc->va, *b = sc->vb;
+    a->linear = glms_vec3_sub(a->linear, glms_vec3_scale(d, impulse * a->inverse_mass));
+    a->angular = glms_vec3_sub(a->angular, glms_vec3_scale(row->ia_ra_x, impulse));
+    b->linear = glms_vec3_add(b->linear, glms_vec3_scale(d, impulse * b->inverse_mass));
+    b->angular = glms_vec3_add(b->angular, glms_vec3_scale(row->ib_rb_x, impulse));
 }
 
 /* Tangent basis perpendicular to n (deterministic). */
@@ -112,9 +116,9 @@ static void prepare_point(solver_contact *sc, manifold_point *mp, float warm)
     sp->r_a = glms_vec3_sub(mp->anchor_a, a->center);
     sp->r_b = glms_vec3_sub(mp->anchor_b, b->center);
     sp->base_separation = mp->separation;
-    sp->normal = make_row(a, b, sp->r_a, sp->r_b, sc->normal);
-    sp->tangent[0] = make_row(a, b, sp->r_a, sp->r_b, sc->tangent[0]);
-    sp->tangent[1] = make_row(a, b, sp->r_a, sp->r_b, sc->tangent[1]);
+    sp->normal = make_row(sc, sp->r_a, sp->r_b, sc->normal);
+    sp->tangent[0] = make_row(sc, sp->r_a, sp->r_b, sc->tangent[0]);
+    sp->tangent[1] = make_row(sc, sp->r_a, sp->r_b, sc->tangent[1]);
     sp->relative_velocity = row_velocity(sc, &sp->normal, sc->normal);
     mp->normal_impulse *= warm;
     mp->tangent_impulse[0] *= warm;
@@ -141,6 +145,8 @@ static int prepare_contacts(solver *s)
         sc->b = b;
         sc->index_a = (int)c->body_a;
         sc->index_b = (int)c->body_b;
+        sc->va = &s->velocities[c->body_a];
+        sc->vb = &s->velocities[c->body_b];
         sc->normal = c->manifold.normal;
         tangents(sc->normal, &sc->tangent[0], &sc->tangent[1]);
         sc->friction = c->friction;
@@ -253,10 +259,10 @@ static void solve_pseudo(solver *s)
             float j = total - sp->pseudo_impulse;
             sp->pseudo_impulse = total;
             pa->linear =
-                glms_vec3_sub(pa->linear, glms_vec3_scale(sc->normal, j * sc->a->inverse_mass));
+                glms_vec3_sub(pa->linear, glms_vec3_scale(sc->normal, j * sc->va->inverse_mass));
             pa->angular = glms_vec3_sub(pa->angular, glms_vec3_scale(sp->normal.ia_ra_x, j));
             pb->linear =
-                glms_vec3_add(pb->linear, glms_vec3_scale(sc->normal, j * sc->b->inverse_mass));
+                glms_vec3_add(pb->linear, glms_vec3_scale(sc->normal, j * sc->vb->inverse_mass));
             pb->angular = glms_vec3_add(pb->angular, glms_vec3_scale(sp->normal.ib_rb_x, j));
         }
     }
@@ -287,12 +293,12 @@ static void restitution(solver *s)
 /* Integrates positions and accumulates each body's motion since the step start. */
 static void move_bodies(solver *s, const motion_offset *offsets)
 {
-    integrate_positions(s->world, s->h, offsets);
+    integrate_positions(s->world, s->h, s->velocities, offsets);
     for (int i = 0; i < s->world->bodies.count; ++i) {
         const body *b = &s->world->bodies.data[i];
         if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
             continue;
-        vec3s v = b->linear_velocity, w = b->angular_velocity;
+        vec3s v = s->velocities[i].linear, w = s->velocities[i].angular;
         if (offsets) {
             v = glms_vec3_add(v, offsets[i].linear);
             w = glms_vec3_add(w, offsets[i].angular);
@@ -310,7 +316,7 @@ static int passes(int total, int substeps)
 static void substep(solver *s, int mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
-    integrate_velocities(s->world, s->h);
+    integrate_velocities(s->world, s->h, s->velocities);
     warm_start(s);
     if (mode == CAIRN_SOFT_STEP) {
         for (int k = 0; k < passes(settings->velocity_iterations, settings->substeps); ++k)
@@ -351,6 +357,10 @@ void solver_step(cairn_world *world, float dt)
     size_t contact_bytes = sizeof(solver_contact) * (size_t)(world->contacts.count + 1);
     size_t pseudo_bytes = sizeof(motion_offset) * (size_t)(world->bodies.count + 1);
     s.contacts = arena_push(&world->scratch, contact_bytes, "solver contacts");
+    s.velocities =
+        arena_push(&world->scratch, sizeof(body_velocity) * (size_t)(world->bodies.count + 1),
+                   "body velocities");
+    velocities_load(world, s.velocities);
     s.pseudo = arena_push(&world->scratch, pseudo_bytes, "pseudo velocities");
     s.moved = arena_push(&world->scratch, pseudo_bytes, "motion this step");
     for (int i = 0; i < world->bodies.count; ++i)
@@ -359,7 +369,9 @@ void solver_step(cairn_world *world, float dt)
     for (int i = 0; i < settings->substeps; ++i)
         substep(&s, settings->position_correction);
     restitution(&s);
+    velocities_store(world, s.velocities);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);
+    arena_pop(&world->scratch, s.velocities);
     arena_pop(&world->scratch, s.contacts);
 }

@@ -24,20 +24,44 @@ static vec3s keep_angular_momentum(const body *b, versors before, vec3s w)
                                                      xform_inverse_vector(b->transform, momentum)));
 }
 
-void integrate_velocities(cairn_world *world, float h)
+void velocities_load(const cairn_world *world, body_velocity *velocities)
+{
+    for (int i = 0; i < world->bodies.count; ++i) {
+        const body *b = &world->bodies.data[i];
+        bool moving = b->alive && b->awake && b->type != CAIRN_STATIC;
+        velocities[i] = (body_velocity){
+            .linear = moving ? b->linear_velocity : glms_vec3_zero(),
+            .inverse_mass = moving ? b->inverse_mass : 0.0f,
+            .angular = moving ? b->angular_velocity : glms_vec3_zero(),
+        };
+    }
+}
+
+void velocities_store(cairn_world *world, const body_velocity *velocities)
+{
+    for (int i = 0; i < world->bodies.count; ++i) {
+        body *b = &world->bodies.data[i];
+        if (b->alive && b->awake && b->type != CAIRN_STATIC) {
+            b->linear_velocity = velocities[i].linear;
+            b->angular_velocity = velocities[i].angular;
+        }
+    }
+}
+
+void integrate_velocities(cairn_world *world, float h, body_velocity *velocities)
 {
     const cairn_world_def *def = &world->def;
     float linear_damping = 1.0f / (1.0f + h * def->linear_damping);
     float angular_damping = 1.0f / (1.0f + h * def->angular_damping);
     for (int i = 0; i < world->bodies.count; ++i) {
-        body *b = &world->bodies.data[i];
+        const body *b = &world->bodies.data[i];
         if (!b->alive || !b->awake || b->type != CAIRN_DYNAMIC)
             continue;
-        vec3s v = glms_vec3_add(b->linear_velocity, glms_vec3_scale(def->gravity, h));
-        b->linear_velocity =
-            clamp_length(glms_vec3_scale(v, linear_damping), def->max_linear_speed);
-        b->angular_velocity = clamp_length(glms_vec3_scale(b->angular_velocity, angular_damping),
-                                           def->max_angular_speed);
+        body_velocity *state = &velocities[i];
+        vec3s v = glms_vec3_add(state->linear, glms_vec3_scale(def->gravity, h));
+        state->linear = clamp_length(glms_vec3_scale(v, linear_damping), def->max_linear_speed);
+        state->angular =
+            clamp_length(glms_vec3_scale(state->angular, angular_damping), def->max_angular_speed);
     }
 }
 
@@ -51,13 +75,14 @@ static versors rotate(versors q, vec3s w, float h)
     return glms_quat_normalize(next);
 }
 
-void integrate_positions(cairn_world *world, float h, const motion_offset *offsets)
+void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
+                         const motion_offset *offsets)
 {
     for (int i = 0; i < world->bodies.count; ++i) {
         body *b = &world->bodies.data[i];
         if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
             continue;
-        vec3s v = b->linear_velocity, w = b->angular_velocity;
+        vec3s v = velocities[i].linear, w = velocities[i].angular;
         if (offsets) {
             v = glms_vec3_add(v, offsets[i].linear);
             w = glms_vec3_add(w, offsets[i].angular);
@@ -66,7 +91,7 @@ void integrate_positions(cairn_world *world, float h, const motion_offset *offse
         versors before = b->transform.rotation;
         b->transform.rotation = rotate(before, w, h);
         if (b->type == CAIRN_DYNAMIC)
-            b->angular_velocity = keep_angular_momentum(b, before, b->angular_velocity);
+            velocities[i].angular = keep_angular_momentum(b, before, velocities[i].angular);
         b->transform.position =
             glms_vec3_sub(b->center, xform_vector(b->transform, b->local_center));
         body_sync(b);

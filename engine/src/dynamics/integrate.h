@@ -10,8 +10,20 @@ typedef struct motion_offset {
     vec3s linear, angular;
 } motion_offset;
 
-void integrate_velocities(cairn_world *world, float h);
+/* The solver's compact copy of a body's velocity (32 bytes), indexed by body index: the hot
+   data of the step, written back to the bodies once at its end. */
+typedef struct body_velocity {
+    vec3s linear;
+    float inverse_mass; /* 0 for static, kinematic and sleeping bodies */
+    vec3s angular;
+    float unused;
+} body_velocity;
+
+void velocities_load(const cairn_world *world, body_velocity *velocities);
+void velocities_store(cairn_world *world, const body_velocity *velocities);
+void integrate_velocities(cairn_world *world, float h, body_velocity *velocities);
 /* offsets may be NULL. */
-void integrate_positions(cairn_world *world, float h, const motion_offset *offsets);
+void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
+                         const motion_offset *offsets);
 
 #endif
