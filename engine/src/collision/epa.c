@@ -297,6 +297,26 @@ static void silhouette(polytope *p, int face, int edge, dvec3 w)
     }
 }
 
+/* Links the new faces (a_k, b_k, w) around w: the horizon is one closed loop, so b_k starts
+   exactly one other face, found through a table indexed by vertex (O(h), no pair search). */
+static bool link_fan(polytope *p, const int *fan, int count)
+{
+    int starting_at[EPA_MAX_VERTICES];
+    for (int k = 0; k < count; ++k)
+        starting_at[p->faces[fan[k]].vertex[1]] = -1;
+    for (int k = 0; k < count; ++k)
+        starting_at[p->faces[fan[k]].vertex[0]] = fan[k];
+    for (int k = 0; k < count; ++k) {
+        epa_face *f = &p->faces[fan[k]];
+        int next = starting_at[f->vertex[1]];
+        if (next < 0)
+            return false;                    /* the horizon is not one loop: numerical trouble */
+        f->adjacent[1] = next;               /* b_k -> w */
+        p->faces[next].adjacent[2] = fan[k]; /* w -> a_next, with a_next == b_k */
+    }
+    return true;
+}
+
 /* Replaces the faces visible from new vertex w_index by a fan to the horizon. */
 static bool expand(polytope *p, int face, int w_index)
 {
@@ -324,7 +344,8 @@ static bool expand(polytope *p, int face, int w_index)
         p->faces[created].adjacent[0] = e->face;
         p->faces[e->face].adjacent[e->edge] = created;
     }
-    link_edges(p, fan, p->horizon_count);
+    if (!link_fan(p, fan, p->horizon_count))
+        return false;
     for (int h = 0; h < p->horizon_count; ++h)
         heap_push(p, fan[h]);
     return p->horizon_count >= 3;

@@ -18,7 +18,7 @@ typedef struct epa_result {
     int iterations;
 } epa_result;
 
-enum { EPA_MAX_VERTICES = 128, EPA_MAX_FACES = 256, EPA_MAX_ITERATIONS = 96 };
+enum { EPA_MAX_VERTICES = 64, EPA_MAX_FACES = 128, EPA_MAX_ITERATIONS = 60 };
 
 /* s is GJK's final simplex (1-4 vertices) for cores that touch or overlap. fallback_normal is
    used when the cores only touch and no better normal exists. */
