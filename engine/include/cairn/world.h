@@ -23,8 +23,10 @@ enum { CAIRN_BAUMGARTE, CAIRN_SPLIT_IMPULSE, CAIRN_SOFT_STEP };
 
 /* Every solver tunable, with its unit and default (cairn_world_default_def). */
 typedef struct cairn_solver_settings {
-    int velocity_iterations;     /* per substep; default 8, range [1, 100] */
-    int position_iterations;     /* split impulse / relax passes; default 3, range [0, 100] */
+    int velocity_iterations;     /* velocity passes per step, spread over the substeps (at least
+                                    one each); default 8, range [1, 100] */
+    int position_iterations;     /* relax (soft step) or split impulse passes per step, spread
+                                    over the substeps; default 3, range [0, 100] */
     int substeps;                /* soft step substeps per step; default 4, range [1, 16] */
     float baumgarte;             /* fraction of penetration corrected per step; 0.2, [0, 1] */
     float linear_slop;           /* allowed penetration, m; 0.005, [0, 0.1] */

@@ -308,6 +308,7 @@ static void move_bodies(solver *s, const motion_offset *offsets)
     }
 }
 
+/* Iteration counts are per step, spread over the substeps (at least one pass each). */
 static int passes(int total, int substeps)
 {
     return (total + substeps - 1) / substeps;
@@ -328,19 +329,19 @@ static void substep(solver *s, int mode)
         return;
     }
     if (mode == CAIRN_BAUMGARTE) {
-        for (int k = 0; k < settings->velocity_iterations; ++k)
+        for (int k = 0; k < passes(settings->velocity_iterations, settings->substeps); ++k)
             solve_contacts(s, BIAS_BAUMGARTE);
         move_bodies(s, NULL);
         return;
     }
-    for (int k = 0; k < settings->velocity_iterations; ++k)
+    for (int k = 0; k < passes(settings->velocity_iterations, settings->substeps); ++k)
         solve_contacts(s, BIAS_NONE);
     for (int i = 0; i < s->world->bodies.count; ++i)
         s->pseudo[i] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
     for (int i = 0; i < s->contact_count; ++i)
         for (int p = 0; p < s->contacts[i].point_count; ++p)
             s->contacts[i].points[p].pseudo_impulse = 0.0f;
-    for (int k = 0; k < settings->position_iterations; ++k)
+    for (int k = 0; k < passes(settings->position_iterations, settings->substeps); ++k)
         solve_pseudo(s);
     move_bodies(s, s->pseudo);
 }
