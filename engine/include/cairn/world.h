@@ -27,7 +27,7 @@ typedef struct cairn_solver_settings {
                                     one each); default 8, range [1, 100] */
     int position_iterations;     /* relax (soft step) or split impulse passes per step, spread
                                     over the substeps; default 3, range [0, 100] */
-    int substeps;                /* soft step substeps per step; default 4, range [1, 16] */
+    int substeps;                /* substeps per step (all modes); default 4, range [1, 16] */
     float baumgarte;             /* fraction of penetration corrected per step; 0.2, [0, 1] */
     float linear_slop;           /* allowed penetration, m; 0.005, [0, 0.1] */
     float max_linear_correction; /* per step, m; 0.2, [0, 10] */
