@@ -20,7 +20,10 @@ support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const c
     versors inverse_a = glms_quat_conjugate(xa.rotation);
     pair.b_in_a.rotation = glms_quat_normalize(glms_quat_mul(inverse_a, xb.rotation));
     pair.b_in_a.position = glms_quat_rotatev(inverse_a, glms_vec3_sub(xb.position, xa.position));
-    pair.b_in_a_inverse = glms_quat_conjugate(pair.b_in_a.rotation);
+    pair.rotation = glms_quat_mat3(pair.b_in_a.rotation);
+    cairn_aabb ba = cairn_shape_local_bounds(a), bb = cairn_shape_local_bounds(b);
+    pair.scale = glms_vec3_norm(glms_vec3_sub(ba.max, ba.min)) +
+                 glms_vec3_norm(glms_vec3_sub(bb.max, bb.min));
     return pair;
 }
 
@@ -30,7 +33,7 @@ simplex_vertex support_pair_reevaluate(const support_pair *pair, vec3s a_local, 
     v.a_local = a_local;
     v.b_local = b_local;
     v.a = dvec3_from(a_local);
-    v.b = dvec3_from(xform_point(pair->b_in_a, b_local));
+    v.b = dvec3_from(glms_vec3_add(glms_mat3_mulv(pair->rotation, b_local), pair->b_in_a.position));
     v.w = dvec3_sub(v.a, v.b);
     return v;
 }
@@ -39,7 +42,11 @@ simplex_vertex support_pair_vertex(const support_pair *pair, dvec3 direction)
 {
     vec3s d = dvec3_to_float(direction);
     vec3s a_local = cairn_shape_core_support(pair->a, d);
-    vec3s d_in_b = glms_quat_rotatev(pair->b_in_a_inverse, glms_vec3_negate(d));
+    /* R^T (-d): the columns of R are B's axes in A's frame. */
+    const mat3s *r = &pair->rotation;
+    vec3s d_in_b = {{-(r->m00 * d.x + r->m01 * d.y + r->m02 * d.z),
+                     -(r->m10 * d.x + r->m11 * d.y + r->m12 * d.z),
+                     -(r->m20 * d.x + r->m21 * d.y + r->m22 * d.z)}};
     vec3s b_local = cairn_shape_core_support(pair->b, d_in_b);
     return support_pair_reevaluate(pair, a_local, b_local);
 }
@@ -55,9 +62,7 @@ static bool simplex_contains(const simplex *s, const simplex_vertex *v)
 
 double support_pair_scale(const support_pair *pair)
 {
-    cairn_aabb a = cairn_shape_local_bounds(pair->a), b = cairn_shape_local_bounds(pair->b);
-    return glms_vec3_norm(glms_vec3_sub(a.max, a.min)) +
-           glms_vec3_norm(glms_vec3_sub(b.max, b.min));
+    return pair->scale;
 }
 
 static void closest_points(const simplex *s, gjk_result *result)

@@ -15,7 +15,8 @@ typedef struct dvec3 {
 typedef struct support_pair {
     const cairn_shape *a, *b;
     cairn_transform b_in_a; /* B's local frame -> A's local frame */
-    versors b_in_a_inverse; /* conjugate rotation, cached for support queries */
+    mat3s rotation;         /* b_in_a's rotation as a matrix: support queries run on it */
+    double scale;           /* support_pair_scale, computed once */
 } support_pair;
 
 /* One vertex of the Minkowski difference A - B (of the cores). */
