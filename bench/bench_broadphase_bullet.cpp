@@ -24,11 +24,11 @@ bt_bench *bt_bench_create(int kind, int max_proxies, const float lo[3], const fl
     if (kind == 1)
         b->broadphase = new btDbvtBroadphase();
     else if (max_proxies < 16000)
-        b->broadphase = new btAxisSweep3(wmin, wmax, (unsigned short)(max_proxies + 2), nullptr,
-                                         true);
+        b->broadphase =
+            new btAxisSweep3(wmin, wmax, (unsigned short)(max_proxies + 2), nullptr, true);
     else
-        b->broadphase = new bt32BitAxisSweep3(wmin, wmax, (unsigned)(max_proxies + 2), nullptr,
-                                              true);
+        b->broadphase =
+            new bt32BitAxisSweep3(wmin, wmax, (unsigned)(max_proxies + 2), nullptr, true);
     b->proxies.reserve((size_t)max_proxies);
     return b;
 }

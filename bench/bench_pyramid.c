@@ -407,8 +407,8 @@ static void print_bullet_settings(void)
                "(8 m^3 * %g), friction %g (combined a*b), linear_damping %g, angular_damping %g, "
                "DISABLE_DEACTIVATION\n",
                (double)BOX_HALF, (double)BOX_HALF, (double)BOX_HALF, (double)s.margin,
-               (double)s.box_mass, (double)DENSITY, (double)s.friction,
-               (double)s.linear_damping, (double)s.angular_damping);
+               (double)s.box_mass, (double)DENSITY, (double)s.friction, (double)s.linear_damping,
+               (double)s.angular_damping);
         fflush(stdout);
         _exit(0);
     }
@@ -438,9 +438,8 @@ int main(int argc, char **argv)
            "box (%g,%g,%g) at (%g,%g,%g); gravity %g; %d steps of 1/60 s; sleeping off; drift "
            "between step %d and step %d\n",
            sc.count, (double)BOX_HALF, (double)DENSITY, LEVELS, (double)FLOOR_HALF[0],
-           (double)FLOOR_HALF[1], (double)FLOOR_HALF[2], (double)FLOOR_POS[0],
-           (double)FLOOR_POS[1], (double)FLOOR_POS[2], (double)GRAVITY_Y, steps, steps / 2,
-           steps);
+           (double)FLOOR_HALF[1], (double)FLOOR_HALF[2], (double)FLOOR_POS[0], (double)FLOOR_POS[1],
+           (double)FLOOR_POS[2], (double)GRAVITY_Y, steps, steps / 2, steps);
     print_cairn_settings();
 #ifdef CAIRN_HAVE_BULLET
     print_bullet_settings();
@@ -471,8 +470,7 @@ int main(int argc, char **argv)
                  (double)r->top[2]);
         printf("%-7s %9.1f %10.3f %9.3f %9.1f %10.2f %8.1f %18s %9d %9.3f\n", engine_name[e],
                1000.0 * r->steps / r->total_ms, r->median_ms, r->max_ms, r->peak_mb,
-               1000.0 * r->drift_m, r->setup_ms, top, r->off_level,
-               (double)r->max_level_error);
+               1000.0 * r->drift_m, r->setup_ms, top, r->off_level, (double)r->max_level_error);
     }
     if (res[ENGINE_CAIRN].ok) {
         const result *r = &res[ENGINE_CAIRN];
@@ -500,8 +498,8 @@ int main(int argc, char **argv)
         const result *r = &res[e];
         if (r->ok)
             printf("%s,%d,%.2f,%.4f,%.4f,%.2f,%.5f,%.4f,%d\n", engine_name[e], r->steps,
-                   1000.0 * r->steps / r->total_ms, r->median_ms, r->max_ms, r->peak_mb,
-                   r->drift_m, (double)r->top[1], r->off_level);
+                   1000.0 * r->steps / r->total_ms, r->median_ms, r->max_ms, r->peak_mb, r->drift_m,
+                   (double)r->top[1], r->off_level);
     }
     if (res[ENGINE_CAIRN].ok) {
         printf("stages,broadphase_ms,narrowphase_ms,solver_ms,islands_ms,total_ms,contacts,points"

@@ -21,7 +21,7 @@ typedef struct pyr_bullet_settings {
     float friction;            /* per body (Bullet combines by product) */
     float box_mass;            /* kg */
     float linear_damping, angular_damping;
-    int version;               /* btGetVersion() */
+    int version; /* btGetVersion() */
 } pyr_bullet_settings;
 
 /* A static floor box (half extents floor_half at floor_pos) and count dynamic boxes of half

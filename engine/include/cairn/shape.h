@@ -62,9 +62,9 @@ CAIRN_API vec3s cairn_shape_core_support(const cairn_shape *shape, vec3s directi
 
 /* Mass properties of a solid of uniform density (kg/m^3). */
 typedef struct cairn_mass_properties {
-    float mass;      /* kg */
-    vec3s center;    /* centre of mass in the shape's frame, m */
-    mat3s inertia;   /* inertia tensor about the centre of mass, shape axes, kg m^2 */
+    float mass;    /* kg */
+    vec3s center;  /* centre of mass in the shape's frame, m */
+    mat3s inertia; /* inertia tensor about the centre of mass, shape axes, kg m^2 */
 } cairn_mass_properties;
 /* False and an error when density is not finite and positive. */
 CAIRN_API bool cairn_shape_mass_properties(const cairn_shape *shape, float density,
