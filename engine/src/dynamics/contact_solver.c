@@ -16,13 +16,19 @@ typedef struct solver_row {
     float mass;             /* effective mass along the row */
 } solver_row;
 
+typedef struct impulses {
+    float normal, tangent[2];
+    float max_normal; /* largest normal increment this step: did the point push at all */
+} impulses;
+
 typedef struct solver_point {
     vec3s r_a, r_b;        /* anchors from the centres at the step start, world axes */
     float base_separation; /* separation at the step start */
     solver_row normal, tangent[2];
     float relative_velocity;
     float pseudo_impulse;
-    manifold_point *stored; /* accumulated impulses live in the manifold (warm starting) */
+    manifold_point *stored; /* where the impulses are kept between steps (warm starting) */
+    impulses acc;           /* this step's accumulated impulses, written back at the end */
 } solver_point;
 
 typedef struct solver_contact {
@@ -52,6 +58,17 @@ typedef struct solver {
     softness soft;
     unsigned pass; /* counts solve passes, to alternate the point order */
 } solver;
+
+/* Plain comparisons: fmaxf/fminf are library calls under strict C17 (NaN rules). */
+static inline float max_float(float a, float b)
+{
+    return a > b ? a : b;
+}
+
+static inline float min_float(float a, float b)
+{
+    return a < b ? a : b;
+}
 
 static softness make_soft(float hertz, float zeta, float h)
 {
@@ -120,10 +137,9 @@ static void prepare_point(solver_contact *sc, manifold_point *mp, float warm)
     sp->tangent[0] = make_row(sc, sp->r_a, sp->r_b, sc->tangent[0]);
     sp->tangent[1] = make_row(sc, sp->r_a, sp->r_b, sc->tangent[1]);
     sp->relative_velocity = row_velocity(sc, &sp->normal, sc->normal);
-    mp->normal_impulse *= warm;
-    mp->tangent_impulse[0] *= warm;
-    mp->tangent_impulse[1] *= warm;
-    mp->max_normal_impulse = 0.0f;
+    sp->acc = (impulses){mp->normal_impulse * warm,
+                         {mp->tangent_impulse[0] * warm, mp->tangent_impulse[1] * warm},
+                         0.0f};
 }
 
 /* Touching contacts with something awake to move become solver constraints. */
@@ -164,10 +180,9 @@ static void warm_start(solver *s)
         solver_contact *sc = &s->contacts[i];
         for (int p = 0; p < sc->point_count; ++p) {
             const solver_point *sp = &sc->points[p];
-            const manifold_point *mp = sp->stored;
-            apply_row(sc, &sp->normal, sc->normal, mp->normal_impulse);
-            apply_row(sc, &sp->tangent[0], sc->tangent[0], mp->tangent_impulse[0]);
-            apply_row(sc, &sp->tangent[1], sc->tangent[1], mp->tangent_impulse[1]);
+            apply_row(sc, &sp->normal, sc->normal, sp->acc.normal);
+            apply_row(sc, &sp->tangent[0], sc->tangent[0], sp->acc.tangent[0]);
+            apply_row(sc, &sp->tangent[1], sc->tangent[1], sp->acc.tangent[1]);
         }
     }
 }
@@ -185,41 +200,40 @@ static float current_separation(const solver *s, const solver_contact *sc, const
 static void solve_normal(solver *s, solver_contact *sc, solver_point *sp, bias_mode mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
-    manifold_point *mp = sp->stored;
+    impulses *acc = &sp->acc;
     float separation = current_separation(s, sc, sp);
     float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
     if (separation > 0.0f) {
         bias = separation * s->inverse_h; /* speculative: close the gap, no further */
     } else if (mode == BIAS_SOFT) {
-        bias = fmaxf(s->soft.bias_rate * separation, -settings->max_push_velocity);
+        bias = max_float(s->soft.bias_rate * separation, -settings->max_push_velocity);
         mass_scale = s->soft.mass_scale;
         impulse_scale = s->soft.impulse_scale;
     } else if (mode == BIAS_BAUMGARTE) {
-        float error = fminf(separation + settings->linear_slop, 0.0f);
-        bias = fmaxf(settings->baumgarte * s->inverse_h * error,
-                     -settings->max_linear_correction * s->inverse_h);
+        float error = min_float(separation + settings->linear_slop, 0.0f);
+        bias = max_float(settings->baumgarte * s->inverse_h * error,
+                         -settings->max_linear_correction * s->inverse_h);
     }
     float vn = row_velocity(sc, &sp->normal, sc->normal);
-    float impulse =
-        -sp->normal.mass * mass_scale * (vn + bias) - impulse_scale * mp->normal_impulse;
-    float total = fmaxf(mp->normal_impulse + impulse, 0.0f);
-    impulse = total - mp->normal_impulse;
-    mp->normal_impulse = total;
-    mp->max_normal_impulse = fmaxf(mp->max_normal_impulse, impulse);
+    float impulse = -sp->normal.mass * mass_scale * (vn + bias) - impulse_scale * acc->normal;
+    float total = max_float(acc->normal + impulse, 0.0f);
+    impulse = total - acc->normal;
+    acc->normal = total;
+    acc->max_normal = max_float(acc->max_normal, impulse);
     apply_row(sc, &sp->normal, sc->normal, impulse);
 }
 
 static void solve_friction(solver_contact *sc, solver_point *sp, bool reverse)
 {
-    manifold_point *mp = sp->stored;
-    float limit = sc->friction * mp->normal_impulse;
+    impulses *acc = &sp->acc;
+    float limit = sc->friction * acc->normal;
     for (int axis = 0; axis < 2; ++axis) {
         int k = reverse ? 1 - axis : axis;
         float vt = row_velocity(sc, &sp->tangent[k], sc->tangent[k]);
         float impulse = -sp->tangent[k].mass * vt;
-        float total = glm_clamp(mp->tangent_impulse[k] + impulse, -limit, limit);
-        impulse = total - mp->tangent_impulse[k];
-        mp->tangent_impulse[k] = total;
+        float total = min_float(max_float(acc->tangent[k] + impulse, -limit), limit);
+        impulse = total - acc->tangent[k];
+        acc->tangent[k] = total;
         apply_row(sc, &sp->tangent[k], sc->tangent[k], impulse);
     }
 }
@@ -248,14 +262,14 @@ static void solve_pseudo(solver *s)
         motion_offset *pb = &s->pseudo[sc->b - s->world->bodies.data];
         for (int p = 0; p < sc->point_count; ++p) {
             solver_point *sp = &sc->points[p];
-            float error = fminf(current_separation(s, sc, sp) + settings->linear_slop, 0.0f);
-            float target = fminf(-settings->baumgarte * error * s->inverse_h,
-                                 settings->max_linear_correction * s->inverse_h);
+            float error = min_float(current_separation(s, sc, sp) + settings->linear_slop, 0.0f);
+            float target = min_float(-settings->baumgarte * error * s->inverse_h,
+                                     settings->max_linear_correction * s->inverse_h);
             float vn = glms_vec3_dot(sc->normal, glms_vec3_sub(pb->linear, pa->linear)) +
                        glms_vec3_dot(sp->normal.rb_x, pb->angular) -
                        glms_vec3_dot(sp->normal.ra_x, pa->angular);
             float impulse = sp->normal.mass * (target - vn);
-            float total = fmaxf(sp->pseudo_impulse + impulse, 0.0f);
+            float total = max_float(sp->pseudo_impulse + impulse, 0.0f);
             float j = total - sp->pseudo_impulse;
             sp->pseudo_impulse = total;
             pa->linear =
@@ -277,14 +291,14 @@ static void restitution(solver *s)
             continue;
         for (int p = 0; p < sc->point_count; ++p) {
             solver_point *sp = &sc->points[p];
-            manifold_point *mp = sp->stored;
-            if (sp->relative_velocity > -threshold || mp->max_normal_impulse == 0.0f)
+            impulses *acc = &sp->acc;
+            if (sp->relative_velocity > -threshold || acc->max_normal == 0.0f)
                 continue;
             float vn = row_velocity(sc, &sp->normal, sc->normal);
             float impulse = -sp->normal.mass * (vn + sc->restitution * sp->relative_velocity);
-            float total = fmaxf(mp->normal_impulse + impulse, 0.0f);
-            impulse = total - mp->normal_impulse;
-            mp->normal_impulse = total;
+            float total = max_float(acc->normal + impulse, 0.0f);
+            impulse = total - acc->normal;
+            acc->normal = total;
             apply_row(sc, &sp->normal, sc->normal, impulse);
         }
     }
@@ -306,6 +320,20 @@ static void move_bodies(solver *s, const motion_offset *offsets)
         s->moved[i].linear = glms_vec3_add(s->moved[i].linear, glms_vec3_scale(v, s->h));
         s->moved[i].angular = glms_vec3_add(s->moved[i].angular, glms_vec3_scale(w, s->h));
     }
+}
+
+/* The step's impulses go back to the manifold points, to warm-start the next step. */
+static void store_impulses(solver *s)
+{
+    for (int i = 0; i < s->contact_count; ++i)
+        for (int p = 0; p < s->contacts[i].point_count; ++p) {
+            const solver_point *sp = &s->contacts[i].points[p];
+            manifold_point *mp = sp->stored;
+            mp->normal_impulse = sp->acc.normal;
+            mp->tangent_impulse[0] = sp->acc.tangent[0];
+            mp->tangent_impulse[1] = sp->acc.tangent[1];
+            mp->max_normal_impulse = sp->acc.max_normal;
+        }
 }
 
 /* Iteration counts are per step, spread over the substeps (at least one pass each). */
@@ -370,6 +398,7 @@ void solver_step(cairn_world *world, float dt)
     for (int i = 0; i < settings->substeps; ++i)
         substep(&s, settings->position_correction);
     restitution(&s);
+    store_impulses(&s);
     velocities_store(world, s.velocities);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);
