@@ -42,17 +42,23 @@ static bool needs_contact(const cairn_world *world, uint32_t a, uint32_t b)
            world->bodies.data[b].type == CAIRN_DYNAMIC;
 }
 
-/* Drops contacts whose pair the broadphase removed (keys sorted for a binary search). */
+static bool pair_before(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1)
+{
+    return a0 < a1 || (a0 == a1 && b0 < b1);
+}
+
+/* Drops contacts whose pair the broadphase removed. Both lists are sorted by (a, b), so one
+   merge walk finds them. */
 static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int count)
 {
     if (count == 0)
         return;
-    int kept = 0;
+    int kept = 0, k = 0;
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
-        bool gone = false;
-        for (int k = 0; k < count && !gone; ++k)
-            gone = removed[k].a == c->body_a && removed[k].b == c->body_b;
+        while (k < count && pair_before(removed[k].a, removed[k].b, c->body_a, c->body_b))
+            ++k;
+        bool gone = k < count && removed[k].a == c->body_a && removed[k].b == c->body_b;
         if (!gone)
             world->contacts.data[kept++] = *c;
         else if (c->touching)
