@@ -124,7 +124,7 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
 }
 
 /* Closest points of segments p0 + s (p1 - p0) and q0 + t (q1 - q0), s and t in [0, 1]. */
-static void segment_closest(dvec3 p0, dvec3 p1, dvec3 q0, dvec3 q1, dvec3 *on_p, dvec3 *on_q)
+void segment_closest(dvec3 p0, dvec3 p1, dvec3 q0, dvec3 q1, dvec3 *on_p, dvec3 *on_q)
 {
     dvec3 d1 = dvec3_sub(p1, p0), d2 = dvec3_sub(q1, q0), r = dvec3_sub(p0, q0);
     double a = dvec3_length_sq(d1), e = dvec3_length_sq(d2), f = dvec3_dot(d2, r);

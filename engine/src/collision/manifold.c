@@ -50,13 +50,9 @@ static void polytope_feature(const convex_hull *hull, const vec3s *core_vertices
 
 static void box_feature(const cairn_shape *shape, vec3s d, feature *f)
 {
-    const convex_hull *hull = &shape->box.outer;
     vec3s core[8];
-    float r = shape->convex_radius;
-    for (int v = 0; v < hull->vertex_count && v < 8; ++v)
-        for (int k = 0; k < 3; ++k)
-            core[v].raw[k] = hull->vertices[v].raw[k] - (hull->vertices[v].raw[k] > 0 ? r : -r);
-    polytope_feature(hull, core, r, d, f);
+    box_core_corners(shape, core);
+    polytope_feature(&shape->box.outer, core, shape->convex_radius, d, f);
 }
 
 static void capsule_feature(const cairn_shape *shape, vec3s d, feature *f)

@@ -13,6 +13,9 @@ bool query_check_pair(const char *function, const cairn_shape *a, cairn_transfor
 void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b, dvec3 core_a,
                   dvec3 core_b, dvec3 normal, double core_distance, cairn_query_result *out);
 
+/* Closest points of segments p0-p1 and q0-q1 (either may be a point). */
+void segment_closest(dvec3 p0, dvec3 p1, dvec3 q0, dvec3 q1, dvec3 *on_p, dvec3 *on_q);
+
 /* The GJK / EPA path with margins (cache may be NULL). */
 bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out);

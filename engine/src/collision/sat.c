@@ -33,17 +33,10 @@ static bool sat_polytope_make(const cairn_shape *shape, cairn_transform xf, sat_
     }
     if (shape->type != CAIRN_SHAPE_BOX)
         return false;
-    /* The box core shares the corner topology; each corner moves in by the radius per axis. */
     p->hull = &shape->box.outer;
-    float r = shape->convex_radius;
-    for (int v = 0; v < p->hull->vertex_count && v < BOX_VERTICES; ++v) {
-        vec3s corner = p->hull->vertices[v];
-        for (int k = 0; k < 3; ++k)
-            corner.raw[k] -= corner.raw[k] > 0.0f ? r : -r;
-        p->box_core[v] = corner;
-    }
+    box_core_corners(shape, p->box_core);
     p->vertices = p->box_core;
-    p->shrink = r;
+    p->shrink = shape->convex_radius;
     return true;
 }
 
@@ -129,19 +122,6 @@ static sat_edge edge_of(const sat_polytope *p, int half_edge)
                       normal_to_frame(p, p->hull->faces[twin->face].normal)};
 }
 
-/* Closest points of two segments (clamped), for edge-edge witnesses. */
-static void segments_closest(sat_edge ea, sat_edge eb, dvec3 *on_a, dvec3 *on_b)
-{
-    dvec3 d1 = dvec3_sub(ea.q, ea.p), d2 = dvec3_sub(eb.q, eb.p), r = dvec3_sub(ea.p, eb.p);
-    double a = dvec3_length_sq(d1), e = dvec3_length_sq(d2), b = dvec3_dot(d1, d2);
-    double c = dvec3_dot(d1, r), f = dvec3_dot(d2, r), denominator = a * e - b * b;
-    double s = denominator > 0.0 ? fmin(fmax((b * f - c * e) / denominator, 0.0), 1.0) : 0.0;
-    double t = e > 0.0 ? fmin(fmax((b * s + f) / e, 0.0), 1.0) : 0.0;
-    s = a > 0.0 ? fmin(fmax((b * t - c) / a, 0.0), 1.0) : 0.0;
-    *on_a = dvec3_add(ea.p, dvec3_scale(d1, s));
-    *on_b = dvec3_add(eb.p, dvec3_scale(d2, t));
-}
-
 enum { EDGE_CACHE = 128 };
 
 static void test_edge_pair(sat_edge ea, sat_edge eb, dvec3 centre_a, sat_axis *best)
@@ -162,7 +142,7 @@ static void test_edge_pair(sat_edge ea, sat_edge eb, dvec3 centre_a, sat_axis *b
     best->separation = separation;
     best->kind = AXIS_EDGES;
     best->normal = axis;
-    segments_closest(ea, eb, &best->point_a, &best->point_b);
+    segment_closest(ea.p, ea.q, eb.p, eb.q, &best->point_a, &best->point_b);
 }
 
 /* Every unique edge of A against every unique edge of B; A's edges are transformed once into a

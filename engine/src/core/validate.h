@@ -24,9 +24,4 @@ static inline bool is_unit_quat(versors q)
     return fabsf(length_sq - 1.0f) <= 2e-3f;
 }
 
-static inline bool is_valid_transform(cairn_transform xf)
-{
-    return is_finite_vec3(xf.position) && is_unit_quat(xf.rotation);
-}
-
 #endif

@@ -90,6 +90,17 @@ cairn_shape *cairn_shape_box(vec3s half_extents, float convex_radius)
     return shape;
 }
 
+void box_core_corners(const cairn_shape *box, vec3s corners[8])
+{
+    const convex_hull *hull = &box->box.outer;
+    float r = box->convex_radius;
+    for (int v = 0; v < hull->vertex_count && v < 8; ++v)
+        for (int k = 0; k < 3; ++k) {
+            float outer = hull->vertices[v].raw[k];
+            corners[v].raw[k] = outer - (outer > 0.0f ? r : -r);
+        }
+}
+
 cairn_shape *cairn_shape_capsule(float half_height, float radius)
 {
     if (!is_finite_float(half_height) || half_height < 0.0f || half_height > CAIRN_MAX_SIZE) {

@@ -39,6 +39,10 @@ struct cairn_shape {
     };
 };
 
+/* A box's core corners in the order of box.outer's vertices (each outer corner moved in by
+   the convex radius on every axis): the core shares the outer topology. */
+void box_core_corners(const cairn_shape *box, vec3s corners[8]);
+
 /* Builds the core of a hull shape from its outer hull; clamps *convex_radius to what the hull
    allows. False (error set) when memory runs out. */
 bool hull_shape_build_core(hull_data *hull, float *convex_radius);
