@@ -54,6 +54,8 @@ static const field fields[] = {
     SOLVER(sleep_linear_velocity, FIELD_FLOAT, 0, 10),
     SOLVER(sleep_angular_velocity, FIELD_FLOAT, 0, 10),
     SOLVER(time_to_sleep, FIELD_FLOAT, 0, 100),
+    SOLVER(pair_cache_distance, FIELD_FLOAT, 0, 0.1),
+    SOLVER(pair_cache_angle, FIELD_FLOAT, 0, 0.5),
 };
 #define FIELD_COUNT ((int)(sizeof fields / sizeof fields[0]))
 

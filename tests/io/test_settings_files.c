@@ -43,6 +43,8 @@ static const struct {
     FIELD(solver.sleep_linear_velocity),
     FIELD(solver.sleep_angular_velocity),
     FIELD(solver.time_to_sleep),
+    FIELD(solver.pair_cache_distance),
+    FIELD(solver.pair_cache_angle),
 };
 #define FIELD_COUNT (sizeof fields / sizeof fields[0])
 

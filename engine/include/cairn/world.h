@@ -44,6 +44,11 @@ typedef struct cairn_solver_settings {
     float sleep_linear_velocity;  /* m/s; 0.05, [0, 10] */
     float sleep_angular_velocity; /* rad/s; 0.05, [0, 10] */
     float time_to_sleep;          /* s; 0.5, [0, 100] */
+    /* A touching pair whose relative pose moved less than both limits since its manifold was
+       built keeps that manifold (its points re-measured) instead of running the narrow phase:
+       the body-pair cache of Jolt, Box2D's contact recycling. 0 in either disables it. */
+    float pair_cache_distance; /* m; 0.001, [0, 0.1] */
+    float pair_cache_angle;    /* rad; 0.035 (2 degrees), [0, 0.5] */
 } cairn_solver_settings;
 
 typedef struct cairn_world_def {
@@ -122,6 +127,7 @@ typedef struct cairn_step_stats {
     float gjk_iterations; /* mean per narrow-phase query */
     int cache_hits;       /* queries that reused a cached simplex */
     int epa_calls;
+    int manifolds_reused; /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
 } cairn_step_stats;
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);
 CAIRN_API int cairn_world_body_count(const cairn_world *world);

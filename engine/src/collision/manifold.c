@@ -289,6 +289,7 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         manifold_point *p = &out->points[i];
         vec3s mid = glms_vec3_scale(glms_vec3_add(k->on_a, k->on_b), 0.5f);
         p->local_a = xform_inverse_point(xa, k->on_a);
+        p->local_b = xform_inverse_point(xb, k->on_b);
         p->anchor_a = mid; /* made relative to the centres by the caller */
         p->anchor_b = mid;
         p->separation = k->separation;

@@ -121,30 +121,43 @@ static float approach_bound(const body *a, const body *b, float dt)
     return (linear + angular) * dt;
 }
 
-static void collide_one(cairn_world *world, contact *c, float dt)
+/* The narrow phase proper: GJK/EPA from the simplex cache, then clipping. */
+static void build_manifold(cairn_world *world, contact *c, const body *a, const body *b,
+                           float margin)
 {
-    const cairn_solver_settings *settings = &world->def.solver;
-    const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-    cairn_gjk_cache *cache = settings->simplex_caching ? &c->cache : NULL;
+    cairn_gjk_cache *cache = world->def.solver.simplex_caching ? &c->cache : NULL;
     unsigned char cold[sizeof c->cache.opaque] = {0};
     world->stats.cache_hits += cache && memcmp(cache->opaque, cold, sizeof cold) != 0;
     cairn_query_result query;
     if (!cairn_collide(a->shape, a->transform, b->shape, b->transform, cache, &query)) {
         c->manifold.point_count = 0;
-        c->touching = false;
+        c->reuse.valid = false;
         return;
     }
     world->stats.gjk_iterations += (float)query.gjk_iterations;
     world->stats.epa_calls += query.epa_iterations > 0;
     manifold next;
-    /* Speculative points: kept while the gap could close within this step, so fast bodies
-       meet thin geometry instead of passing between two steps. */
-    float margin = settings->speculative_distance + approach_bound(a, b, dt);
     manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
     manifold_match(&c->manifold, &next, match_tolerance);
     c->manifold = next;
+    pair_cache_store(c, a->transform, b->transform, margin);
+}
+
+/* Returns whether the narrow phase ran (false: the pair cache re-measured the manifold). */
+static bool collide_one(cairn_world *world, contact *c, float dt)
+{
+    const cairn_solver_settings *settings = &world->def.solver;
+    const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+    /* Speculative points: kept while the gap could close within this step, so fast bodies
+       meet thin geometry instead of passing between two steps. */
+    float margin = settings->speculative_distance + approach_bound(a, b, dt);
+    bool reused = pair_cache_reuse(c, a->transform, b->transform, margin,
+                                   settings->pair_cache_distance, settings->pair_cache_angle);
+    if (!reused)
+        build_manifold(world, c, a, b, margin);
     c->was_touching = c->touching;
-    c->touching = next.point_count > 0;
+    c->touching = c->manifold.point_count > 0;
+    return !reused;
 }
 
 static void record_events(cairn_world *world, const contact *c)
@@ -164,8 +177,9 @@ void contacts_collide(cairn_world *world, float dt)
         contact *c = &world->contacts.data[i];
         const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
         if (a->awake || b->awake) {
-            collide_one(world, c, dt);
-            ++queries;
+            bool queried = collide_one(world, c, dt);
+            queries += queried;
+            world->stats.manifolds_reused += !queried;
             if (c->touching)
                 wake_on_touch(world, c);
             record_events(world, c);

@@ -10,6 +10,7 @@ enum { MANIFOLD_MAX_POINTS = 4 };
 typedef struct manifold_point {
     vec3s anchor_a, anchor_b; /* contact point relative to each body's centre, world axes */
     vec3s local_a;            /* the point on A in A's frame (matches points across steps) */
+    vec3s local_b;            /* the point on B in B's frame (re-measures a reused manifold) */
     float separation;         /* < 0 when penetrating, m */
     float normal_impulse;     /* accumulated, N s */
     float tangent_impulse[2];
@@ -25,9 +26,18 @@ typedef struct manifold {
     manifold_point points[MANIFOLD_MAX_POINTS];
 } manifold;
 
+/* What the manifold was built from, to tell whether the next step may reuse it. */
+typedef struct pair_cache {
+    cairn_transform relative; /* B's pose in A's frame */
+    vec3s local_normal;       /* the manifold normal in A's frame */
+    float margin;             /* the speculative margin the points were kept within, m */
+    bool valid;
+} pair_cache;
+
 typedef struct contact {
     uint32_t body_a, body_b; /* body indices, a < b */
     cairn_gjk_cache cache;
+    pair_cache reuse;
     manifold manifold;
     float friction, restitution;
     bool touching; /* has manifold points */
@@ -44,5 +54,15 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
 /* Copies accumulated impulses from the old manifold's points to the new one's, matching by
    feature id or, failing that, by position on A within `tolerance`. */
 void manifold_match(const manifold *old_manifold, manifold *new_manifold, float tolerance);
+
+/* Remembers the relative pose, normal and margin the contact's manifold was just built with. */
+void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin);
+
+/* When B moved less than max_distance and max_angle (rad) relative to A since the manifold was
+   built, and the speculative margin did not grow, re-measures the manifold's points at the new
+   poses (their impulses stay for warm starting) and returns true. Otherwise false: the caller
+   runs the narrow phase. */
+bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
+                      float max_distance, float max_angle);
 
 #endif

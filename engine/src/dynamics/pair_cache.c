@@ -1,0 +1,52 @@
+/* The body-pair cache (Jolt's body pair cache, Box2D's contact recycling): bodies resting on
+   each other barely move relative to each other, so their manifold from the last step is still
+   right once its points are re-measured at the new poses. That skips GJK, EPA and clipping for
+   most pairs of a settled pile. */
+#include "dynamics/contact.h"
+
+#include "core/xform.h"
+
+#include <math.h>
+
+/* B's pose in A's frame. */
+static cairn_transform relative_pose(cairn_transform xa, cairn_transform xb)
+{
+    return (cairn_transform){xform_inverse_point(xa, xb.position),
+                             glms_quat_mul(glms_quat_conjugate(xa.rotation), xb.rotation)};
+}
+
+void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin)
+{
+    c->reuse = (pair_cache){relative_pose(xa, xb), xform_inverse_vector(xa, c->manifold.normal),
+                            margin, true};
+}
+
+static bool pose_close(cairn_transform then, cairn_transform now, float max_distance,
+                       float max_angle)
+{
+    if (glms_vec3_distance2(then.position, now.position) > max_distance * max_distance)
+        return false;
+    /* The rotation between q0 and q1 is 2 acos(|q0 . q1|). */
+    float cos_half = fabsf(glms_quat_dot(then.rotation, now.rotation));
+    return cos_half >= cosf(0.5f * max_angle);
+}
+
+bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
+                      float max_distance, float max_angle)
+{
+    /* A larger margin could admit points the cached manifold left out. */
+    if (!c->reuse.valid || max_distance <= 0.0f || max_angle <= 0.0f ||
+        margin > c->reuse.margin + max_distance)
+        return false;
+    if (!pose_close(c->reuse.relative, relative_pose(xa, xb), max_distance, max_angle))
+        return false;
+    manifold *m = &c->manifold;
+    m->normal = xform_vector(xa, c->reuse.local_normal);
+    for (int i = 0; i < m->point_count; ++i) {
+        manifold_point *p = &m->points[i];
+        vec3s on_a = xform_point(xa, p->local_a), on_b = xform_point(xb, p->local_b);
+        p->separation = glms_vec3_dot(glms_vec3_sub(on_b, on_a), m->normal);
+        p->anchor_a = p->anchor_b = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
+    }
+    return true;
+}
