@@ -2,6 +2,7 @@
    error is corrected by soft contacts (soft step, the default), by a Baumgarte velocity bias,
    or by split impulses on pseudo-velocities that never reach the real velocities. */
 #include "dynamics/integrate.h"
+#include "dynamics/solver_vec.h"
 
 #include "core/xform.h"
 
@@ -9,11 +10,10 @@
 
 /* One row of the constraint: direction d at anchors r_a, r_b. The angular parts and their
    images under the inverse inertia are computed once per step (inertia is held fixed over the
-   step, as is usual for sequential impulses). */
+   step, as is usual for sequential impulses). Lane 3 of every vector is 0. */
 typedef struct solver_row {
-    vec3s ra_x, rb_x;       /* r_a x d, r_b x d */
-    vec3s ia_ra_x, ib_rb_x; /* inverse inertia times the above */
-    float mass;             /* effective mass along the row */
+    v4 ra_x, rb_x;       /* r_a x d, r_b x d */
+    v4 ia_ra_x, ib_rb_x; /* inverse inertia times the above */
 } solver_row;
 
 typedef struct impulses {
@@ -22,24 +22,30 @@ typedef struct impulses {
 } impulses;
 
 typedef struct solver_point {
-    vec3s r_a, r_b;        /* anchors from the centres at the step start, world axes */
-    float base_separation; /* separation at the step start */
     solver_row normal, tangent[2];
+    float mass[3];         /* effective masses of the normal and the two tangent rows */
+    float base_separation; /* separation at the step start */
     float relative_velocity;
     float pseudo_impulse;
-    manifold_point *stored; /* where the impulses are kept between steps (warm starting) */
     impulses acc;           /* this step's accumulated impulses, written back at the end */
+    manifold_point *stored; /* where the impulses are kept between steps (warm starting) */
 } solver_point;
 
 typedef struct solver_contact {
-    body *a, *b;            /* for setup: centres, inertia */
+    v4 normal, tangent[2];
     body_velocity *va, *vb; /* what the passes read and write */
+    body *a, *b;            /* for setup: centres, inertia */
     int index_a, index_b;   /* body indices, for the per-body motion arrays */
-    vec3s normal, tangent[2];
     float friction, restitution;
     int point_count;
     solver_point points[MANIFOLD_MAX_POINTS];
 } solver_contact;
+
+/* A body's motion since the step start (position, rotation vector), for re-measuring
+   separations inside the step. */
+typedef struct body_motion {
+    v4 linear, angular;
+} body_motion;
 
 typedef struct softness {
     float bias_rate, mass_scale, impulse_scale;
@@ -53,7 +59,7 @@ typedef struct solver {
     int contact_count;
     body_velocity *velocities; /* by body index */
     motion_offset *pseudo;     /* split impulse pseudo-velocities by body index */
-    motion_offset *moved;      /* motion since the step start by body index: position, rotation */
+    body_motion *moved;        /* motion since the step start by body index */
     float h, inverse_h;
     softness soft;
     unsigned pass; /* counts solve passes, to alternate the point order */
@@ -81,6 +87,50 @@ static softness make_soft(float hertz, float zeta, float h)
     return (softness){omega / a1, a2 * a3, a3};
 }
 
+/* The two bodies' velocities while one contact is solved: copied in once, updated in registers
+   by all of the contact's rows, written back once. Rows of one contact all touch the same two
+   bodies, so going through memory for each row would chain every row on a store and a load.
+   Lane 3 of the linear parts is the inverse mass (the body_velocity layout). */
+typedef struct pair_state {
+    v4 linear_a, angular_a, linear_b, angular_b;
+} pair_state;
+
+static inline pair_state pair_load(const solver_contact *sc)
+{
+    return (pair_state){v4_load(&sc->va->linear.x), v4_load(&sc->va->angular.x),
+                        v4_load(&sc->vb->linear.x), v4_load(&sc->vb->angular.x)};
+}
+
+/* Static, kinematic and sleeping bodies have inverse mass 0 and no angular response, so
+   writing their unchanged copy back is harmless. */
+static inline void pair_store(solver_contact *sc, const pair_state *v)
+{
+    v4_store(&sc->va->linear.x, v->linear_a);
+    v4_store(&sc->va->angular.x, v->angular_a);
+    v4_store(&sc->vb->linear.x, v->linear_b);
+    v4_store(&sc->vb->angular.x, v->angular_b);
+}
+
+/* d . (lin_b - lin_a) + (r_b x d) . ang_b - (r_a x d) . ang_a: the relative velocity of B
+   against A along the row, or, given motions, how far the row's points closed in. */
+static inline float row_dot(const solver_row *row, v4 d, v4 lin_a, v4 ang_a, v4 lin_b, v4 ang_b)
+{
+    return v4_sum3(d * (lin_b - lin_a) + row->rb_x * ang_b - row->ra_x * ang_a);
+}
+
+static inline float row_velocity(const pair_state *v, const solver_row *row, v4 d)
+{
+    return row_dot(row, d, v->linear_a, v->angular_a, v->linear_b, v->angular_b);
+}
+
+static inline void apply_row(pair_state *v, const solver_row *row, v4 d, float impulse)
+{
+    v->linear_a -= d * v4_splat(impulse * v->linear_a[3]);
+    v->angular_a -= row->ia_ra_x * v4_splat(impulse);
+    v->linear_b += d * v4_splat(impulse * v->linear_b[3]);
+    v->angular_b += row->ib_rb_x * v4_splat(impulse);
+}
+
 /* Bodies that do not move this step (static, kinematic, asleep: inverse mass 0 in their
    velocity state) get no angular response either. */
 static vec3s angular_response(const body *b, const body_velocity *v, vec3s axis)
@@ -88,33 +138,16 @@ static vec3s angular_response(const body *b, const body_velocity *v, vec3s axis)
     return v->inverse_mass > 0.0f ? glms_mat3_mulv(b->inverse_inertia, axis) : glms_vec3_zero();
 }
 
-static solver_row make_row(const solver_contact *sc, vec3s r_a, vec3s r_b, vec3s d)
+/* The row along d and its effective mass. */
+static solver_row make_row(const solver_contact *sc, vec3s r_a, vec3s r_b, vec3s d, float *mass)
 {
-    solver_row row;
-    row.ra_x = glms_vec3_cross(r_a, d);
-    row.rb_x = glms_vec3_cross(r_b, d);
-    row.ia_ra_x = angular_response(sc->a, sc->va, row.ra_x);
-    row.ib_rb_x = angular_response(sc->b, sc->vb, row.rb_x);
-    float k = sc->va->inverse_mass + sc->vb->inverse_mass + glms_vec3_dot(row.ra_x, row.ia_ra_x) +
-              glms_vec3_dot(row.rb_x, row.ib_rb_x);
-    row.mass = k > 0.0f ? 1.0f / k : 0.0f;
-    return row;
-}
-
-/* Relative velocity of B against A along the row. */
-static float row_velocity(const solver_contact *sc, const solver_row *row, vec3s d)
-{
-    return glms_vec3_dot(d, glms_vec3_sub(sc->vb->linear, sc->va->linear)) +
-           glms_vec3_dot(row->rb_x, sc->vb->angular) - glms_vec3_dot(row->ra_x, sc->va->angular);
-}
-
-static void apply_row(solver_contact *sc, const solver_row *row, vec3s d, float impulse)
-{
-    body_velocity *a = sc->va, *b = sc->vb;
-    a->linear = glms_vec3_sub(a->linear, glms_vec3_scale(d, impulse * a->inverse_mass));
-    a->angular = glms_vec3_sub(a->angular, glms_vec3_scale(row->ia_ra_x, impulse));
-    b->linear = glms_vec3_add(b->linear, glms_vec3_scale(d, impulse * b->inverse_mass));
-    b->angular = glms_vec3_add(b->angular, glms_vec3_scale(row->ib_rb_x, impulse));
+    vec3s ra_x = glms_vec3_cross(r_a, d), rb_x = glms_vec3_cross(r_b, d);
+    vec3s ia_ra_x = angular_response(sc->a, sc->va, ra_x);
+    vec3s ib_rb_x = angular_response(sc->b, sc->vb, rb_x);
+    float k = sc->va->inverse_mass + sc->vb->inverse_mass + glms_vec3_dot(ra_x, ia_ra_x) +
+              glms_vec3_dot(rb_x, ib_rb_x);
+    *mass = k > 0.0f ? 1.0f / k : 0.0f;
+    return (solver_row){v4_from(ra_x), v4_from(rb_x), v4_from(ia_ra_x), v4_from(ib_rb_x)};
 }
 
 /* Tangent basis perpendicular to n (deterministic). */
@@ -125,21 +158,44 @@ static void tangents(vec3s n, vec3s *t1, vec3s *t2)
     *t2 = glms_vec3_cross(n, *t1);
 }
 
-static void prepare_point(solver_contact *sc, manifold_point *mp, float warm)
+static void prepare_point(solver_contact *sc, vec3s n, const vec3s t[2], manifold_point *mp,
+                          float warm)
 {
     solver_point *sp = &sc->points[sc->point_count++];
-    body *a = sc->a, *b = sc->b;
+    vec3s r_a = glms_vec3_sub(mp->anchor_a, sc->a->center);
+    vec3s r_b = glms_vec3_sub(mp->anchor_b, sc->b->center);
     sp->stored = mp;
-    sp->r_a = glms_vec3_sub(mp->anchor_a, a->center);
-    sp->r_b = glms_vec3_sub(mp->anchor_b, b->center);
     sp->base_separation = mp->separation;
-    sp->normal = make_row(sc, sp->r_a, sp->r_b, sc->normal);
-    sp->tangent[0] = make_row(sc, sp->r_a, sp->r_b, sc->tangent[0]);
-    sp->tangent[1] = make_row(sc, sp->r_a, sp->r_b, sc->tangent[1]);
-    sp->relative_velocity = row_velocity(sc, &sp->normal, sc->normal);
+    sp->normal = make_row(sc, r_a, r_b, n, &sp->mass[0]);
+    sp->tangent[0] = make_row(sc, r_a, r_b, t[0], &sp->mass[1]);
+    sp->tangent[1] = make_row(sc, r_a, r_b, t[1], &sp->mass[2]);
+    pair_state v = pair_load(sc);
+    sp->relative_velocity = row_velocity(&v, &sp->normal, sc->normal);
+    sp->pseudo_impulse = 0.0f;
     sp->acc = (impulses){mp->normal_impulse * warm,
                          {mp->tangent_impulse[0] * warm, mp->tangent_impulse[1] * warm},
                          0.0f};
+}
+
+static void prepare_contact(solver *s, solver_contact *sc, contact *c, float warm)
+{
+    cairn_world *w = s->world;
+    sc->a = &w->bodies.data[c->body_a];
+    sc->b = &w->bodies.data[c->body_b];
+    sc->index_a = (int)c->body_a;
+    sc->index_b = (int)c->body_b;
+    sc->va = &s->velocities[c->body_a];
+    sc->vb = &s->velocities[c->body_b];
+    vec3s n = c->manifold.normal, t[2];
+    tangents(n, &t[0], &t[1]);
+    sc->normal = v4_from(n);
+    sc->tangent[0] = v4_from(t[0]);
+    sc->tangent[1] = v4_from(t[1]);
+    sc->friction = c->friction;
+    sc->restitution = c->restitution;
+    sc->point_count = 0;
+    for (int p = 0; p < c->manifold.point_count; ++p)
+        prepare_point(sc, n, t, &c->manifold.points[p], warm);
 }
 
 /* Touching contacts with something awake to move become solver constraints. */
@@ -151,25 +207,12 @@ static int prepare_contacts(solver *s)
     int count = 0;
     for (int i = 0; i < w->contacts.count; ++i) {
         contact *c = &w->contacts.data[i];
-        body *a = &w->bodies.data[c->body_a], *b = &w->bodies.data[c->body_b];
+        const body *a = &w->bodies.data[c->body_a], *b = &w->bodies.data[c->body_b];
         if (!c->touching || (!a->awake && !b->awake))
             continue;
         if (a->inverse_mass == 0.0f && b->inverse_mass == 0.0f)
             continue;
-        solver_contact *sc = &s->contacts[count++];
-        sc->a = a;
-        sc->b = b;
-        sc->index_a = (int)c->body_a;
-        sc->index_b = (int)c->body_b;
-        sc->va = &s->velocities[c->body_a];
-        sc->vb = &s->velocities[c->body_b];
-        sc->normal = c->manifold.normal;
-        tangents(sc->normal, &sc->tangent[0], &sc->tangent[1]);
-        sc->friction = c->friction;
-        sc->restitution = c->restitution;
-        sc->point_count = 0;
-        for (int p = 0; p < c->manifold.point_count; ++p)
-            prepare_point(sc, &c->manifold.points[p], warm);
+        prepare_contact(s, &s->contacts[count++], c, warm);
     }
     return count;
 }
@@ -178,30 +221,32 @@ static void warm_start(solver *s)
 {
     for (int i = 0; i < s->contact_count; ++i) {
         solver_contact *sc = &s->contacts[i];
+        pair_state v = pair_load(sc);
         for (int p = 0; p < sc->point_count; ++p) {
             const solver_point *sp = &sc->points[p];
-            apply_row(sc, &sp->normal, sc->normal, sp->acc.normal);
-            apply_row(sc, &sp->tangent[0], sc->tangent[0], sp->acc.tangent[0]);
-            apply_row(sc, &sp->tangent[1], sc->tangent[1], sp->acc.tangent[1]);
+            apply_row(&v, &sp->normal, sc->normal, sp->acc.normal);
+            apply_row(&v, &sp->tangent[0], sc->tangent[0], sp->acc.tangent[0]);
+            apply_row(&v, &sp->tangent[1], sc->tangent[1], sp->acc.tangent[1]);
         }
+        pair_store(sc, &v);
     }
 }
 
 /* Separation now, from each body's motion since the step start, linearised in the rotation:
    the anchors move by dp + dtheta x r. */
-static float current_separation(const solver *s, const solver_contact *sc, const solver_point *sp)
+static inline float current_separation(const body_motion *ma, const body_motion *mb,
+                                       const solver_contact *sc, const solver_point *sp)
 {
-    const motion_offset *ma = &s->moved[sc->index_a], *mb = &s->moved[sc->index_b];
-    return sp->base_separation + glms_vec3_dot(sc->normal, glms_vec3_sub(mb->linear, ma->linear)) +
-           glms_vec3_dot(sp->normal.rb_x, mb->angular) -
-           glms_vec3_dot(sp->normal.ra_x, ma->angular);
+    return sp->base_separation +
+           row_dot(&sp->normal, sc->normal, ma->linear, ma->angular, mb->linear, mb->angular);
 }
 
-static void solve_normal(solver *s, solver_contact *sc, solver_point *sp, bias_mode mode)
+static inline void solve_normal(const solver *s, pair_state *v, const solver_contact *sc,
+                                solver_point *sp, bias_mode mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
     impulses *acc = &sp->acc;
-    float separation = current_separation(s, sc, sp);
+    float separation = current_separation(&s->moved[sc->index_a], &s->moved[sc->index_b], sc, sp);
     float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
     if (separation > 0.0f) {
         bias = separation * s->inverse_h; /* speculative: close the gap, no further */
@@ -214,27 +259,28 @@ static void solve_normal(solver *s, solver_contact *sc, solver_point *sp, bias_m
         bias = max_float(settings->baumgarte * s->inverse_h * error,
                          -settings->max_linear_correction * s->inverse_h);
     }
-    float vn = row_velocity(sc, &sp->normal, sc->normal);
-    float impulse = -sp->normal.mass * mass_scale * (vn + bias) - impulse_scale * acc->normal;
+    float vn = row_velocity(v, &sp->normal, sc->normal);
+    float impulse = -sp->mass[0] * mass_scale * (vn + bias) - impulse_scale * acc->normal;
     float total = max_float(acc->normal + impulse, 0.0f);
     impulse = total - acc->normal;
     acc->normal = total;
     acc->max_normal = max_float(acc->max_normal, impulse);
-    apply_row(sc, &sp->normal, sc->normal, impulse);
+    apply_row(v, &sp->normal, sc->normal, impulse);
 }
 
-static void solve_friction(solver_contact *sc, solver_point *sp, bool reverse)
+static inline void solve_friction(pair_state *v, const solver_contact *sc, solver_point *sp,
+                                  bool reverse)
 {
     impulses *acc = &sp->acc;
     float limit = sc->friction * acc->normal;
     for (int axis = 0; axis < 2; ++axis) {
         int k = reverse ? 1 - axis : axis;
-        float vt = row_velocity(sc, &sp->tangent[k], sc->tangent[k]);
-        float impulse = -sp->tangent[k].mass * vt;
+        float vt = row_velocity(v, &sp->tangent[k], sc->tangent[k]);
+        float impulse = -sp->mass[1 + k] * vt;
         float total = min_float(max_float(acc->tangent[k] + impulse, -limit), limit);
         impulse = total - acc->tangent[k];
         acc->tangent[k] = total;
-        apply_row(sc, &sp->tangent[k], sc->tangent[k], impulse);
+        apply_row(v, &sp->tangent[k], sc->tangent[k], impulse);
     }
 }
 
@@ -245,40 +291,44 @@ static void solve_contacts(solver *s, bias_mode mode)
     bool reverse = (s->pass++ & 1) != 0;
     for (int i = 0; i < s->contact_count; ++i) {
         solver_contact *sc = &s->contacts[i];
+        pair_state v = pair_load(sc);
         for (int k = 0; k < sc->point_count; ++k)
-            solve_normal(s, sc, &sc->points[reverse ? sc->point_count - 1 - k : k], mode);
+            solve_normal(s, &v, sc, &sc->points[reverse ? sc->point_count - 1 - k : k], mode);
         for (int k = 0; k < sc->point_count; ++k)
-            solve_friction(sc, &sc->points[reverse ? sc->point_count - 1 - k : k], reverse);
+            solve_friction(&v, sc, &sc->points[reverse ? sc->point_count - 1 - k : k], reverse);
+        pair_store(sc, &v);
     }
 }
 
 /* Split impulse: push penetrating points apart through pseudo-velocities only. */
-static void solve_pseudo(solver *s)
+static void solve_pseudo_point(const solver *s, solver_contact *sc, solver_point *sp,
+                               pair_state *pseudo)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
+    float separation = current_separation(&s->moved[sc->index_a], &s->moved[sc->index_b], sc, sp);
+    float error = min_float(separation + settings->linear_slop, 0.0f);
+    float target = min_float(-settings->baumgarte * error * s->inverse_h,
+                             settings->max_linear_correction * s->inverse_h);
+    float vn = row_velocity(pseudo, &sp->normal, sc->normal);
+    float total = max_float(sp->pseudo_impulse + sp->mass[0] * (target - vn), 0.0f);
+    float j = total - sp->pseudo_impulse;
+    sp->pseudo_impulse = total;
+    apply_row(pseudo, &sp->normal, sc->normal, j);
+}
+
+static void solve_pseudo(solver *s)
+{
     for (int i = 0; i < s->contact_count; ++i) {
         solver_contact *sc = &s->contacts[i];
-        motion_offset *pa = &s->pseudo[sc->a - s->world->bodies.data];
-        motion_offset *pb = &s->pseudo[sc->b - s->world->bodies.data];
-        for (int p = 0; p < sc->point_count; ++p) {
-            solver_point *sp = &sc->points[p];
-            float error = min_float(current_separation(s, sc, sp) + settings->linear_slop, 0.0f);
-            float target = min_float(-settings->baumgarte * error * s->inverse_h,
-                                     settings->max_linear_correction * s->inverse_h);
-            float vn = glms_vec3_dot(sc->normal, glms_vec3_sub(pb->linear, pa->linear)) +
-                       glms_vec3_dot(sp->normal.rb_x, pb->angular) -
-                       glms_vec3_dot(sp->normal.ra_x, pa->angular);
-            float impulse = sp->normal.mass * (target - vn);
-            float total = max_float(sp->pseudo_impulse + impulse, 0.0f);
-            float j = total - sp->pseudo_impulse;
-            sp->pseudo_impulse = total;
-            pa->linear =
-                glms_vec3_sub(pa->linear, glms_vec3_scale(sc->normal, j * sc->va->inverse_mass));
-            pa->angular = glms_vec3_sub(pa->angular, glms_vec3_scale(sp->normal.ia_ra_x, j));
-            pb->linear =
-                glms_vec3_add(pb->linear, glms_vec3_scale(sc->normal, j * sc->vb->inverse_mass));
-            pb->angular = glms_vec3_add(pb->angular, glms_vec3_scale(sp->normal.ib_rb_x, j));
-        }
+        motion_offset *pa = &s->pseudo[sc->index_a], *pb = &s->pseudo[sc->index_b];
+        pair_state pseudo = {v4_from(pa->linear), v4_from(pa->angular), v4_from(pb->linear),
+                             v4_from(pb->angular)};
+        pseudo.linear_a[3] = sc->va->inverse_mass;
+        pseudo.linear_b[3] = sc->vb->inverse_mass;
+        for (int p = 0; p < sc->point_count; ++p)
+            solve_pseudo_point(s, sc, &sc->points[p], &pseudo);
+        *pa = (motion_offset){v4_to_vec3(pseudo.linear_a), v4_to_vec3(pseudo.angular_a)};
+        *pb = (motion_offset){v4_to_vec3(pseudo.linear_b), v4_to_vec3(pseudo.angular_b)};
     }
 }
 
@@ -289,18 +339,20 @@ static void restitution(solver *s)
         solver_contact *sc = &s->contacts[i];
         if (sc->restitution == 0.0f)
             continue;
+        pair_state v = pair_load(sc);
         for (int p = 0; p < sc->point_count; ++p) {
             solver_point *sp = &sc->points[p];
             impulses *acc = &sp->acc;
             if (sp->relative_velocity > -threshold || acc->max_normal == 0.0f)
                 continue;
-            float vn = row_velocity(sc, &sp->normal, sc->normal);
-            float impulse = -sp->normal.mass * (vn + sc->restitution * sp->relative_velocity);
+            float vn = row_velocity(&v, &sp->normal, sc->normal);
+            float impulse = -sp->mass[0] * (vn + sc->restitution * sp->relative_velocity);
             float total = max_float(acc->normal + impulse, 0.0f);
             impulse = total - acc->normal;
             acc->normal = total;
-            apply_row(sc, &sp->normal, sc->normal, impulse);
+            apply_row(&v, &sp->normal, sc->normal, impulse);
         }
+        pair_store(sc, &v);
     }
 }
 
@@ -308,17 +360,18 @@ static void restitution(solver *s)
 static void move_bodies(solver *s, const motion_offset *offsets)
 {
     integrate_positions(s->world, s->h, s->velocities, offsets);
+    v4 h = v4_splat(s->h);
     for (int i = 0; i < s->world->bodies.count; ++i) {
         const body *b = &s->world->bodies.data[i];
         if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
             continue;
-        vec3s v = s->velocities[i].linear, w = s->velocities[i].angular;
+        v4 v = v4_from(s->velocities[i].linear), w = v4_from(s->velocities[i].angular);
         if (offsets) {
-            v = glms_vec3_add(v, offsets[i].linear);
-            w = glms_vec3_add(w, offsets[i].angular);
+            v += v4_from(offsets[i].linear);
+            w += v4_from(offsets[i].angular);
         }
-        s->moved[i].linear = glms_vec3_add(s->moved[i].linear, glms_vec3_scale(v, s->h));
-        s->moved[i].angular = glms_vec3_add(s->moved[i].angular, glms_vec3_scale(w, s->h));
+        s->moved[i].linear += v * h;
+        s->moved[i].angular += w * h;
     }
 }
 
@@ -342,28 +395,9 @@ static int passes(int total, int substeps)
     return (total + substeps - 1) / substeps;
 }
 
-static void substep(solver *s, int mode)
+static void split_impulse_positions(solver *s)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
-    integrate_velocities(s->world, s->h, s->velocities);
-    warm_start(s);
-    if (mode == CAIRN_SOFT_STEP) {
-        for (int k = 0; k < passes(settings->velocity_iterations, settings->substeps); ++k)
-            solve_contacts(s, BIAS_SOFT);
-        move_bodies(s, NULL);
-        int relax = passes(settings->position_iterations, settings->substeps);
-        for (int k = 0; k < (relax > 0 ? relax : 1); ++k)
-            solve_contacts(s, BIAS_NONE);
-        return;
-    }
-    if (mode == CAIRN_BAUMGARTE) {
-        for (int k = 0; k < passes(settings->velocity_iterations, settings->substeps); ++k)
-            solve_contacts(s, BIAS_BAUMGARTE);
-        move_bodies(s, NULL);
-        return;
-    }
-    for (int k = 0; k < passes(settings->velocity_iterations, settings->substeps); ++k)
-        solve_contacts(s, BIAS_NONE);
     for (int i = 0; i < s->world->bodies.count; ++i)
         s->pseudo[i] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
     for (int i = 0; i < s->contact_count; ++i)
@@ -372,6 +406,32 @@ static void substep(solver *s, int mode)
     for (int k = 0; k < passes(settings->position_iterations, settings->substeps); ++k)
         solve_pseudo(s);
     move_bodies(s, s->pseudo);
+}
+
+static void substep(solver *s, int mode)
+{
+    const cairn_solver_settings *settings = &s->world->def.solver;
+    integrate_velocities(s->world, s->h, s->velocities);
+    warm_start(s);
+    int velocity_passes = passes(settings->velocity_iterations, settings->substeps);
+    if (mode == CAIRN_SOFT_STEP) {
+        for (int k = 0; k < velocity_passes; ++k)
+            solve_contacts(s, BIAS_SOFT);
+        move_bodies(s, NULL);
+        int relax = passes(settings->position_iterations, settings->substeps);
+        for (int k = 0; k < (relax > 0 ? relax : 1); ++k)
+            solve_contacts(s, BIAS_NONE);
+        return;
+    }
+    if (mode == CAIRN_BAUMGARTE) {
+        for (int k = 0; k < velocity_passes; ++k)
+            solve_contacts(s, BIAS_BAUMGARTE);
+        move_bodies(s, NULL);
+        return;
+    }
+    for (int k = 0; k < velocity_passes; ++k)
+        solve_contacts(s, BIAS_NONE);
+    split_impulse_positions(s);
 }
 
 void solver_step(cairn_world *world, float dt)
@@ -383,17 +443,15 @@ void solver_step(cairn_world *world, float dt)
     /* Stiffer than a quarter of the substep rate is not stable. */
     s.soft = make_soft(fminf(settings->contact_hertz, 0.25f * s.inverse_h),
                        settings->contact_damping_ratio, s.h);
+    size_t bodies = (size_t)world->bodies.count + 1;
     size_t contact_bytes = sizeof(solver_contact) * (size_t)(world->contacts.count + 1);
-    size_t pseudo_bytes = sizeof(motion_offset) * (size_t)(world->bodies.count + 1);
     s.contacts = arena_push(&world->scratch, contact_bytes, "solver contacts");
-    s.velocities =
-        arena_push(&world->scratch, sizeof(body_velocity) * (size_t)(world->bodies.count + 1),
-                   "body velocities");
+    s.velocities = arena_push(&world->scratch, sizeof(body_velocity) * bodies, "body velocities");
     velocities_load(world, s.velocities);
-    s.pseudo = arena_push(&world->scratch, pseudo_bytes, "pseudo velocities");
-    s.moved = arena_push(&world->scratch, pseudo_bytes, "motion this step");
+    s.pseudo = arena_push(&world->scratch, sizeof(motion_offset) * bodies, "pseudo velocities");
+    s.moved = arena_push(&world->scratch, sizeof(body_motion) * bodies, "motion this step");
     for (int i = 0; i < world->bodies.count; ++i)
-        s.moved[i] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
+        s.moved[i] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
     s.contact_count = prepare_contacts(&s);
     for (int i = 0; i < settings->substeps; ++i)
         substep(&s, settings->position_correction);
