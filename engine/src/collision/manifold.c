@@ -269,6 +269,8 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
 {
     out->point_count = 0;
     out->normal = query->normal;
+    out->friction_impulse = glms_vec3_zero();
+    out->twist_impulse = 0.0f;
     if (query->distance > speculative_distance)
         return 0;
     feature fa = supporting_feature(a, xa, query->normal);
@@ -293,7 +295,7 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         p->anchor_a = mid; /* made relative to the centres by the caller */
         p->anchor_b = mid;
         p->separation = k->separation;
-        p->normal_impulse = p->tangent_impulse[0] = p->tangent_impulse[1] = 0.0f;
+        p->normal_impulse = 0.0f;
         p->max_normal_impulse = 0.0f;
         p->relative_velocity = 0.0f;
         p->id = (uint32_t)keep[i];
@@ -305,6 +307,7 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
 void manifold_match(const manifold *old_manifold, manifold *new_manifold, float tolerance)
 {
     float tolerance2 = tolerance * tolerance;
+    bool matched = false;
     for (int i = 0; i < new_manifold->point_count; ++i) {
         manifold_point *p = &new_manifold->points[i];
         int best = -1;
@@ -318,9 +321,13 @@ void manifold_match(const manifold *old_manifold, manifold *new_manifold, float 
         }
         if (best < 0)
             continue;
-        const manifold_point *old = &old_manifold->points[best];
-        p->normal_impulse = old->normal_impulse;
-        p->tangent_impulse[0] = old->tangent_impulse[0];
-        p->tangent_impulse[1] = old->tangent_impulse[1];
+        p->normal_impulse = old_manifold->points[best].normal_impulse;
+        matched = true;
+    }
+    /* The same patch of contact: its friction carries over (re-projected by the solver onto
+       the new tangent plane). */
+    if (matched) {
+        new_manifold->friction_impulse = old_manifold->friction_impulse;
+        new_manifold->twist_impulse = old_manifold->twist_impulse;
     }
 }

@@ -13,7 +13,6 @@ typedef struct manifold_point {
     vec3s local_b;            /* the point on B in B's frame (re-measures a reused manifold) */
     float separation;         /* < 0 when penetrating, m */
     float normal_impulse;     /* accumulated, N s */
-    float tangent_impulse[2];
     float max_normal_impulse;
     float relative_velocity; /* normal approach speed before solving, for restitution */
     uint32_t id;             /* feature id */
@@ -21,7 +20,10 @@ typedef struct manifold_point {
 
 typedef struct manifold {
     vec3s normal; /* unit, from A to B, world */
-    vec3s tangent[2];
+    /* Friction acts at the centre of the points (central friction): two tangent rows and a
+       twist row about the normal per manifold, instead of two rows per point. */
+    vec3s friction_impulse; /* accumulated tangent impulse at the centre, world, N s */
+    float twist_impulse;    /* accumulated about the normal, N m s */
     int point_count;
     manifold_point points[MANIFOLD_MAX_POINTS];
 } manifold;

@@ -16,28 +16,39 @@ typedef struct solver_row {
     v4 ia_ra_x, ib_rb_x; /* inverse inertia times the above */
 } solver_row;
 
-typedef struct impulses {
-    float normal, tangent[2];
-    float max_normal; /* largest normal increment this step: did the point push at all */
-} impulses;
-
 typedef struct solver_point {
-    solver_row normal, tangent[2];
-    float mass[3];         /* effective masses of the normal and the two tangent rows */
+    solver_row normal;
+    float mass;            /* effective mass of the normal row */
     float base_separation; /* separation at the step start */
     float relative_velocity;
     float pseudo_impulse;
-    impulses acc;           /* this step's accumulated impulses, written back at the end */
-    manifold_point *stored; /* where the impulses are kept between steps (warm starting) */
+    float normal_impulse;   /* accumulated this step, written back at the end */
+    float max_normal;       /* largest normal increment this step: did the point push at all */
+    manifold_point *stored; /* where the impulse is kept between steps (warm starting) */
 } solver_point;
+
+/* Central friction (as in Rubikon, after Gregorius): two tangent rows and a twist row about the
+   normal at the centre of the manifold's points, limited by friction times the sum of the
+   normal impulses (the twist by that times an effective radius of the patch). Three rows per
+   manifold instead of two per point, and no box-shaped friction limit: the tangent impulse is
+   clamped to a circle. */
+typedef struct solver_friction {
+    solver_row tangent[2];
+    solver_row twist; /* ra_x = rb_x = the normal, direction 0: angular only */
+    float mass[3];    /* tangent 0, tangent 1, twist */
+    float impulse[3];
+    float twist_radius; /* m: 2/3 of the mean distance of the points from the centre */
+} solver_friction;
 
 typedef struct solver_contact {
     v4 normal, tangent[2];
     body_velocity *va, *vb; /* what the passes read and write */
     body *a, *b;            /* for setup: centres, inertia */
+    manifold *stored;       /* where friction is kept between steps */
     int index_a, index_b;   /* body indices, for the per-body motion arrays */
     float friction, restitution;
     int point_count;
+    solver_friction tangential;
     solver_point points[MANIFOLD_MAX_POINTS];
 } solver_contact;
 
@@ -158,23 +169,51 @@ static void tangents(vec3s n, vec3s *t1, vec3s *t2)
     *t2 = glms_vec3_cross(n, *t1);
 }
 
-static void prepare_point(solver_contact *sc, vec3s n, const vec3s t[2], manifold_point *mp,
-                          float warm)
+static void prepare_point(solver_contact *sc, vec3s n, manifold_point *mp, float warm)
 {
     solver_point *sp = &sc->points[sc->point_count++];
     vec3s r_a = glms_vec3_sub(mp->anchor_a, sc->a->center);
     vec3s r_b = glms_vec3_sub(mp->anchor_b, sc->b->center);
     sp->stored = mp;
     sp->base_separation = mp->separation;
-    sp->normal = make_row(sc, r_a, r_b, n, &sp->mass[0]);
-    sp->tangent[0] = make_row(sc, r_a, r_b, t[0], &sp->mass[1]);
-    sp->tangent[1] = make_row(sc, r_a, r_b, t[1], &sp->mass[2]);
+    sp->normal = make_row(sc, r_a, r_b, n, &sp->mass);
     pair_state v = pair_load(sc);
     sp->relative_velocity = row_velocity(&v, &sp->normal, sc->normal);
     sp->pseudo_impulse = 0.0f;
-    sp->acc = (impulses){mp->normal_impulse * warm,
-                         {mp->tangent_impulse[0] * warm, mp->tangent_impulse[1] * warm},
-                         0.0f};
+    sp->normal_impulse = mp->normal_impulse * warm;
+    sp->max_normal = 0.0f;
+}
+
+/* The twist row: angular velocity about the normal, J = (0, -n, 0, n). */
+static solver_row make_twist_row(const solver_contact *sc, vec3s n, float *mass)
+{
+    vec3s ia_n = angular_response(sc->a, sc->va, n), ib_n = angular_response(sc->b, sc->vb, n);
+    float k = glms_vec3_dot(n, ia_n) + glms_vec3_dot(n, ib_n);
+    *mass = k > 0.0f ? 1.0f / k : 0.0f;
+    return (solver_row){v4_from(n), v4_from(n), v4_from(ia_n), v4_from(ib_n)};
+}
+
+/* Friction rows at the centre of the points; last step's friction impulse is re-projected onto
+   this step's tangents (the normal may have turned). */
+static void prepare_friction(solver_contact *sc, const manifold *m, vec3s n, const vec3s t[2],
+                             float warm)
+{
+    solver_friction *f = &sc->tangential;
+    vec3s centre = glms_vec3_zero();
+    for (int p = 0; p < m->point_count; ++p)
+        centre = glms_vec3_add(centre, m->points[p].anchor_a);
+    centre = glms_vec3_scale(centre, 1.0f / (float)m->point_count);
+    float spread = 0.0f;
+    for (int p = 0; p < m->point_count; ++p)
+        spread += glms_vec3_distance(m->points[p].anchor_a, centre);
+    f->twist_radius = (2.0f / 3.0f) * spread / (float)m->point_count;
+    vec3s r_a = glms_vec3_sub(centre, sc->a->center), r_b = glms_vec3_sub(centre, sc->b->center);
+    for (int k = 0; k < 2; ++k) {
+        f->tangent[k] = make_row(sc, r_a, r_b, t[k], &f->mass[k]);
+        f->impulse[k] = glms_vec3_dot(m->friction_impulse, t[k]) * warm;
+    }
+    f->twist = make_twist_row(sc, n, &f->mass[2]);
+    f->impulse[2] = m->twist_impulse * warm;
 }
 
 static void prepare_contact(solver *s, solver_contact *sc, contact *c, float warm)
@@ -193,9 +232,11 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, float war
     sc->tangent[1] = v4_from(t[1]);
     sc->friction = c->friction;
     sc->restitution = c->restitution;
+    sc->stored = &c->manifold;
     sc->point_count = 0;
     for (int p = 0; p < c->manifold.point_count; ++p)
-        prepare_point(sc, n, t, &c->manifold.points[p], warm);
+        prepare_point(sc, n, &c->manifold.points[p], warm);
+    prepare_friction(sc, &c->manifold, n, t, warm);
 }
 
 /* Touching contacts with something awake to move become solver constraints. */
@@ -221,13 +262,13 @@ static void warm_start(solver *s)
 {
     for (int i = 0; i < s->contact_count; ++i) {
         solver_contact *sc = &s->contacts[i];
+        const solver_friction *f = &sc->tangential;
         pair_state v = pair_load(sc);
-        for (int p = 0; p < sc->point_count; ++p) {
-            const solver_point *sp = &sc->points[p];
-            apply_row(&v, &sp->normal, sc->normal, sp->acc.normal);
-            apply_row(&v, &sp->tangent[0], sc->tangent[0], sp->acc.tangent[0]);
-            apply_row(&v, &sp->tangent[1], sc->tangent[1], sp->acc.tangent[1]);
-        }
+        for (int p = 0; p < sc->point_count; ++p)
+            apply_row(&v, &sc->points[p].normal, sc->normal, sc->points[p].normal_impulse);
+        apply_row(&v, &f->tangent[0], sc->tangent[0], f->impulse[0]);
+        apply_row(&v, &f->tangent[1], sc->tangent[1], f->impulse[1]);
+        apply_row(&v, &f->twist, v4_splat(0.0f), f->impulse[2]);
         pair_store(sc, &v);
     }
 }
@@ -245,7 +286,6 @@ static inline void solve_normal(const solver *s, pair_state *v, const solver_con
                                 solver_point *sp, bias_mode mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
-    impulses *acc = &sp->acc;
     float separation = current_separation(&s->moved[sc->index_a], &s->moved[sc->index_b], sc, sp);
     float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
     if (separation > 0.0f) {
@@ -260,28 +300,43 @@ static inline void solve_normal(const solver *s, pair_state *v, const solver_con
                          -settings->max_linear_correction * s->inverse_h);
     }
     float vn = row_velocity(v, &sp->normal, sc->normal);
-    float impulse = -sp->mass[0] * mass_scale * (vn + bias) - impulse_scale * acc->normal;
-    float total = max_float(acc->normal + impulse, 0.0f);
-    impulse = total - acc->normal;
-    acc->normal = total;
-    acc->max_normal = max_float(acc->max_normal, impulse);
+    float impulse = -sp->mass * mass_scale * (vn + bias) - impulse_scale * sp->normal_impulse;
+    float total = max_float(sp->normal_impulse + impulse, 0.0f);
+    impulse = total - sp->normal_impulse;
+    sp->normal_impulse = total;
+    sp->max_normal = max_float(sp->max_normal, impulse);
     apply_row(v, &sp->normal, sc->normal, impulse);
 }
 
-static inline void solve_friction(pair_state *v, const solver_contact *sc, solver_point *sp,
-                                  bool reverse)
+/* Both tangent rows from the same velocity, then the pair clamped to the friction circle
+   (isotropic: no direction slides more easily); then the twist. */
+static inline void solve_friction(pair_state *v, solver_contact *sc)
 {
-    impulses *acc = &sp->acc;
-    float limit = sc->friction * acc->normal;
-    for (int axis = 0; axis < 2; ++axis) {
-        int k = reverse ? 1 - axis : axis;
-        float vt = row_velocity(v, &sp->tangent[k], sc->tangent[k]);
-        float impulse = -sp->mass[1 + k] * vt;
-        float total = min_float(max_float(acc->tangent[k] + impulse, -limit), limit);
-        impulse = total - acc->tangent[k];
-        acc->tangent[k] = total;
-        apply_row(v, &sp->tangent[k], sc->tangent[k], impulse);
+    solver_friction *f = &sc->tangential;
+    float normal_sum = 0.0f;
+    for (int p = 0; p < sc->point_count; ++p)
+        normal_sum += sc->points[p].normal_impulse;
+    float limit = sc->friction * normal_sum;
+    float old[2] = {f->impulse[0], f->impulse[1]};
+    float next[2];
+    for (int k = 0; k < 2; ++k)
+        next[k] = old[k] - f->mass[k] * row_velocity(v, &f->tangent[k], sc->tangent[k]);
+    float length2 = next[0] * next[0] + next[1] * next[1];
+    if (length2 > limit * limit) {
+        float scale = limit / sqrtf(length2);
+        next[0] *= scale;
+        next[1] *= scale;
     }
+    for (int k = 0; k < 2; ++k) {
+        f->impulse[k] = next[k];
+        apply_row(v, &f->tangent[k], sc->tangent[k], next[k] - old[k]);
+    }
+    float twist_limit = limit * f->twist_radius;
+    float spin = row_velocity(v, &f->twist, v4_splat(0.0f));
+    float twist =
+        min_float(max_float(f->impulse[2] - f->mass[2] * spin, -twist_limit), twist_limit);
+    apply_row(v, &f->twist, v4_splat(0.0f), twist - f->impulse[2]);
+    f->impulse[2] = twist;
 }
 
 /* Gauss-Seidel favours whichever point it visits first; alternating the order between passes
@@ -294,8 +349,7 @@ static void solve_contacts(solver *s, bias_mode mode)
         pair_state v = pair_load(sc);
         for (int k = 0; k < sc->point_count; ++k)
             solve_normal(s, &v, sc, &sc->points[reverse ? sc->point_count - 1 - k : k], mode);
-        for (int k = 0; k < sc->point_count; ++k)
-            solve_friction(&v, sc, &sc->points[reverse ? sc->point_count - 1 - k : k], reverse);
+        solve_friction(&v, sc);
         pair_store(sc, &v);
     }
 }
@@ -310,7 +364,7 @@ static void solve_pseudo_point(const solver *s, solver_contact *sc, solver_point
     float target = min_float(-settings->baumgarte * error * s->inverse_h,
                              settings->max_linear_correction * s->inverse_h);
     float vn = row_velocity(pseudo, &sp->normal, sc->normal);
-    float total = max_float(sp->pseudo_impulse + sp->mass[0] * (target - vn), 0.0f);
+    float total = max_float(sp->pseudo_impulse + sp->mass * (target - vn), 0.0f);
     float j = total - sp->pseudo_impulse;
     sp->pseudo_impulse = total;
     apply_row(pseudo, &sp->normal, sc->normal, j);
@@ -342,14 +396,13 @@ static void restitution(solver *s)
         pair_state v = pair_load(sc);
         for (int p = 0; p < sc->point_count; ++p) {
             solver_point *sp = &sc->points[p];
-            impulses *acc = &sp->acc;
-            if (sp->relative_velocity > -threshold || acc->max_normal == 0.0f)
+            if (sp->relative_velocity > -threshold || sp->max_normal == 0.0f)
                 continue;
             float vn = row_velocity(&v, &sp->normal, sc->normal);
-            float impulse = -sp->mass[0] * (vn + sc->restitution * sp->relative_velocity);
-            float total = max_float(acc->normal + impulse, 0.0f);
-            impulse = total - acc->normal;
-            acc->normal = total;
+            float impulse = -sp->mass * (vn + sc->restitution * sp->relative_velocity);
+            float total = max_float(sp->normal_impulse + impulse, 0.0f);
+            impulse = total - sp->normal_impulse;
+            sp->normal_impulse = total;
             apply_row(&v, &sp->normal, sc->normal, impulse);
         }
         pair_store(sc, &v);
@@ -375,18 +428,22 @@ static void move_bodies(solver *s, const motion_offset *offsets)
     }
 }
 
-/* The step's impulses go back to the manifold points, to warm-start the next step. */
+/* The step's impulses go back to the manifolds, to warm-start the next step. */
 static void store_impulses(solver *s)
 {
-    for (int i = 0; i < s->contact_count; ++i)
-        for (int p = 0; p < s->contacts[i].point_count; ++p) {
-            const solver_point *sp = &s->contacts[i].points[p];
-            manifold_point *mp = sp->stored;
-            mp->normal_impulse = sp->acc.normal;
-            mp->tangent_impulse[0] = sp->acc.tangent[0];
-            mp->tangent_impulse[1] = sp->acc.tangent[1];
-            mp->max_normal_impulse = sp->acc.max_normal;
+    for (int i = 0; i < s->contact_count; ++i) {
+        const solver_contact *sc = &s->contacts[i];
+        for (int p = 0; p < sc->point_count; ++p) {
+            const solver_point *sp = &sc->points[p];
+            sp->stored->normal_impulse = sp->normal_impulse;
+            sp->stored->max_normal_impulse = sp->max_normal;
         }
+        const solver_friction *f = &sc->tangential;
+        vec3s t0 = v4_to_vec3(sc->tangent[0]), t1 = v4_to_vec3(sc->tangent[1]);
+        sc->stored->friction_impulse =
+            glms_vec3_add(glms_vec3_scale(t0, f->impulse[0]), glms_vec3_scale(t1, f->impulse[1]));
+        sc->stored->twist_impulse = f->impulse[2];
+    }
 }
 
 /* Iteration counts are per step, spread over the substeps (at least one pass each). */
