@@ -4,6 +4,7 @@
    friction = sqrt(fa * fb) and restitution = max(ra, rb). */
 #include "dynamics/world_state.h"
 
+#include "collision/compound.h"
 #include "core/error.h"
 #include "core/validate.h"
 
@@ -121,10 +122,32 @@ static float approach_bound(const body *a, const body *b, float dt)
     return (linear + angular) * dt;
 }
 
+/* A pair with a compound: the merged manifold of its child pairs (no simplex cache: the
+   contact's one cache cannot serve several child pairs). */
+static void collide_compound(cairn_world *world, contact *c, float dt)
+{
+    const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+    float margin = world->def.solver.speculative_distance + approach_bound(a, b, dt);
+    compound_stats stats = {0};
+    manifold next;
+    compound_manifold(a->shape, a->transform, b->shape, b->transform, margin, &next, &stats);
+    world->stats.gjk_iterations += (float)stats.gjk_iterations;
+    world->stats.epa_calls += stats.epa_calls;
+    manifold_match(&c->manifold, &next, match_tolerance);
+    c->manifold = next;
+    c->was_touching = c->touching;
+    c->touching = next.point_count > 0;
+}
+
 static void collide_one(cairn_world *world, contact *c, float dt)
 {
     const cairn_solver_settings *settings = &world->def.solver;
     const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+    if (cairn_shape_get_type(a->shape) == CAIRN_SHAPE_COMPOUND ||
+        cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND) {
+        collide_compound(world, c, dt);
+        return;
+    }
     cairn_gjk_cache *cache = settings->simplex_caching ? &c->cache : NULL;
     unsigned char cold[sizeof c->cache.opaque] = {0};
     world->stats.cache_hits += cache && memcmp(cache->opaque, cold, sizeof cold) != 0;
