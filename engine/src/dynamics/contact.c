@@ -122,12 +122,17 @@ static float approach_bound(const body *a, const body *b, float dt)
     return (linear + angular) * dt;
 }
 
-/* A pair with a compound: the merged manifold of its child pairs (no simplex cache: the
-   contact's one cache cannot serve several child pairs). */
-static void collide_compound(cairn_world *world, contact *c, float dt)
+static bool has_compound(const body *a, const body *b)
 {
-    const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-    float margin = world->def.solver.speculative_distance + approach_bound(a, b, dt);
+    return cairn_shape_get_type(a->shape) == CAIRN_SHAPE_COMPOUND ||
+           cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND;
+}
+
+/* A pair with a compound: the merged manifold of its child pairs, impulses matched, written to
+   c->manifold (no simplex cache: the contact's one cache cannot serve several child pairs). */
+static void compound_narrow_phase(cairn_world *world, contact *c, const body *a, const body *b,
+                                  float margin)
+{
     compound_stats stats = {0};
     manifold next;
     compound_manifold(a->shape, a->transform, b->shape, b->transform, margin, &next, &stats);
@@ -135,17 +140,17 @@ static void collide_compound(cairn_world *world, contact *c, float dt)
     world->stats.epa_calls += stats.epa_calls;
     manifold_match(&c->manifold, &next, match_tolerance);
     c->manifold = next;
-    c->was_touching = c->touching;
-    c->touching = next.point_count > 0;
 }
 
 static void collide_one(cairn_world *world, contact *c, float dt)
 {
     const cairn_solver_settings *settings = &world->def.solver;
     const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-    if (cairn_shape_get_type(a->shape) == CAIRN_SHAPE_COMPOUND ||
-        cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND) {
-        collide_compound(world, c, dt);
+    if (has_compound(a, b)) {
+        compound_narrow_phase(world, c, a, b,
+                              settings->speculative_distance + approach_bound(a, b, dt));
+        c->was_touching = c->touching;
+        c->touching = c->manifold.point_count > 0;
         return;
     }
     cairn_gjk_cache *cache = settings->simplex_caching ? &c->cache : NULL;
