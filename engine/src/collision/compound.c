@@ -12,6 +12,11 @@
    manifold. */
 static const float merge_cosine = 0.9f;
 
+/* A child pair within about 8 degrees of last step's normal and within 5 mm of the deepest
+   pair's depth keeps that normal. */
+static const float keep_cosine = 0.99f;
+static const float keep_band = 0.005f;
+
 /* Candidate points kept before a reduction (manifold_reduce takes up to 64). */
 enum { POOL_MAX = 32 };
 
@@ -88,6 +93,10 @@ typedef struct point_pool {
     int count;
     vec3s normal; /* of the deepest child pair so far */
     float deepest;
+    bool has_previous; /* last step's normal, kept while a child pair still supports it */
+    vec3s previous;
+    vec3s kept_normal; /* the deepest child pair facing the previous normal */
+    float kept;
 } point_pool;
 
 /* Keeps the points that agree with the pool's normal, their separations projected on it, and
@@ -115,6 +124,11 @@ static void pool_add(point_pool *pool, const manifold *m, shape_part pa, cairn_t
         pool->deepest = distance;
         pool->normal = m->normal;
     }
+    if (pool->has_previous && glms_vec3_dot(m->normal, pool->previous) >= keep_cosine &&
+        distance < pool->kept) {
+        pool->kept = distance;
+        pool->kept_normal = m->normal;
+    }
     for (int k = 0; k < m->point_count; ++k) {
         if (pool->count == POOL_MAX) {
             /* Full: keep the best four of what agrees so far and go on. */
@@ -132,9 +146,14 @@ static void pool_add(point_pool *pool, const manifold *m, shape_part pa, cairn_t
 }
 
 int compound_manifold(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                      cairn_transform xb, float margin, manifold *out, compound_stats *stats)
+                      cairn_transform xb, float margin, const vec3s *previous, manifold *out,
+                      compound_stats *stats)
 {
-    point_pool pool = {.count = 0, .deepest = INFINITY};
+    point_pool pool = {.count = 0, .deepest = INFINITY, .kept = INFINITY};
+    if (previous) {
+        pool.has_previous = true;
+        pool.previous = *previous;
+    }
     int count_a = shape_part_count(a), count_b = shape_part_count(b);
     for (int i = 0; i < count_a; ++i) {
         shape_part pa = shape_part_at(a, xa, i);
@@ -154,6 +173,10 @@ int compound_manifold(const cairn_shape *a, cairn_transform xa, const cairn_shap
                 pool_add(&pool, &m, pa, xa, (uint32_t)(i * count_b + j), q.distance);
         }
     }
+    /* Hysteresis: last step's normal stays while its child pair is nearly the deepest, so two
+       child pairs of about equal depth do not swap the normal every step. */
+    if (pool.kept <= pool.deepest + keep_band)
+        pool.normal = pool.kept_normal;
     out->normal = pool.count > 0 ? pool.normal : (vec3s){{0.0f, 1.0f, 0.0f}};
     out->point_count = pool_reduce(&pool, out->points);
     return out->point_count;

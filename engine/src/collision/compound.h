@@ -30,11 +30,14 @@ typedef struct compound_stats {
 
 /* The contact manifold of a pair with at least one compound: each child pair whose bounds come
    within `margin` runs cairn_collide and manifold_build; the deepest child pair gives the
-   manifold's normal; points of child pairs whose normal is within about 25 degrees of it are
+   manifold's normal, except that `previous` (last step's normal, NULL when none) is kept while
+   a child pair facing it is within 5 mm of the deepest (no swapping between two equally deep
+   pairs); points of child pairs whose normal is within about 25 degrees of it are
    merged (separations projected on it, points on A in A's frame, ids unique per child pair)
    and reduced to four, deepest first then largest area. Child pairs facing another way are left
    out: one manifold carries one normal. Returns the point count. */
 int compound_manifold(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                      cairn_transform xb, float margin, manifold *out, compound_stats *stats);
+                      cairn_transform xb, float margin, const vec3s *previous, manifold *out,
+                      compound_stats *stats);
 
 #endif

@@ -135,7 +135,9 @@ static void compound_narrow_phase(cairn_world *world, contact *c, const body *a,
 {
     compound_stats stats = {0};
     manifold next;
-    compound_manifold(a->shape, a->transform, b->shape, b->transform, margin, &next, &stats);
+    const vec3s *previous = c->manifold.point_count > 0 ? &c->manifold.normal : NULL;
+    compound_manifold(a->shape, a->transform, b->shape, b->transform, margin, previous, &next,
+                      &stats);
     world->stats.gjk_iterations += (float)stats.gjk_iterations;
     world->stats.epa_calls += stats.epa_calls;
     manifold_match(&c->manifold, &next, match_tolerance);
