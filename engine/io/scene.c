@@ -34,7 +34,7 @@ bool io_scene_add_body(io_scene_builder *builder, struct fy_node *at, const char
 }
 
 /* Euler angles in degrees: rotate about X, then Y, then Z (world axes). */
-static versors rotation_from_euler_degrees(vec3s degrees)
+versors io_rotation_from_euler_degrees(vec3s degrees)
 {
     float to_radians = IO_PI / 180.0f;
     versors qx = glms_quatv(degrees.x * to_radians, (vec3s){{1, 0, 0}});
@@ -70,7 +70,7 @@ static bool read_body_fields(const io_reader *reader, struct fy_node *body, cons
         vec3s degrees;
         if (!io_read_vec3(reader, value, name, -3600.0f, 3600.0f, &degrees))
             return false;
-        def->transform.rotation = rotation_from_euler_degrees(degrees);
+        def->transform.rotation = io_rotation_from_euler_degrees(degrees);
     }
     if (FIELD("linear_velocity") != NULL &&
         !io_read_vec3(reader, value, name, -IO_MAX_SPEED, IO_MAX_SPEED, &def->linear_velocity))

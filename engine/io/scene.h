@@ -37,6 +37,8 @@ bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *wh
 /* `{friction, restitution}` onto def. */
 bool io_read_material(const io_reader *reader, struct fy_node *node, const char *what,
                       cairn_body_def *def);
+/* Euler angles in degrees: rotate about X, then Y, then Z (world axes). */
+versors io_rotation_from_euler_degrees(vec3s degrees);
 /* A new shape from the engine, or a positioned error with cairn_last_error(). */
 bool io_shape_made(const io_reader *reader, struct fy_node *at, const char *what,
                    cairn_shape *shape, cairn_shape **out);

@@ -1,5 +1,6 @@
 /* Shape and material entries of scene files: `{sphere: {radius}}`, `{box: {half_extents,
-   convex_radius}}`, capsule, cylinder, hull, and `{friction, restitution}`. */
+   convex_radius}}`, capsule, cylinder, hull, `{compound: {children: [{shape, position,
+   rotation | euler_degrees}]}}`, and `{friction, restitution}`. */
 #include "scene.h"
 
 #include <stdio.h>
@@ -7,6 +8,8 @@
 
 /* Hulls read from a file hold at most this many points. */
 #define HULL_POINTS_MAX 256
+/* Compounds read from a file hold at most this many children. */
+#define COMPOUND_CHILDREN_MAX 256
 
 float io_default_convex_radius(float smallest_size)
 {
@@ -145,15 +148,95 @@ static bool read_hull(const io_reader *reader, struct fy_node *params, const cha
            io_shape_made(reader, params, what, cairn_shape_hull(buffer, count, radius), out);
 }
 
+/* One child: its convex shape and its placement in the compound's frame. */
+static bool read_child(const io_reader *reader, struct fy_node *child, const char *what,
+                       cairn_shape **shape, cairn_transform *xf)
+{
+    static const char *const keys[] = {"shape", "position", "rotation", "euler_degrees"};
+    if (!io_expect_mapping(reader, child, what) || !io_check_keys(reader, child, what, keys, 4))
+        return false;
+    char name[IO_WHAT_CAPACITY];
+    struct fy_node *value;
+#define FIELD(key)                                                                                 \
+    (io_join(name, sizeof name, what, key, strlen(key)), value = io_lookup(child, key))
+    *xf = cairn_transform_identity();
+    if (FIELD("position") != NULL &&
+        !io_read_vec3(reader, value, name, -CAIRN_MAX_SIZE, CAIRN_MAX_SIZE, &xf->position))
+        return false;
+    if (io_lookup(child, "rotation") != NULL && io_lookup(child, "euler_degrees") != NULL)
+        return io_fail(reader, io_lookup(child, "euler_degrees"),
+                       "%s: give rotation or euler_degrees, not both", what);
+    if (FIELD("rotation") != NULL && !io_read_quat(reader, value, name, &xf->rotation))
+        return false;
+    if (FIELD("euler_degrees") != NULL) {
+        vec3s degrees;
+        if (!io_read_vec3(reader, value, name, -3600.0f, 3600.0f, &degrees))
+            return false;
+        xf->rotation = io_rotation_from_euler_degrees(degrees);
+    }
+    if (FIELD("shape") == NULL)
+        return io_fail(reader, child, "%s needs a shape", what);
+#undef FIELD
+    if (!io_read_shape(reader, value, name, shape))
+        return false;
+    if (cairn_shape_get_type(*shape) == CAIRN_SHAPE_COMPOUND) {
+        cairn_shape_release(*shape);
+        return io_fail(reader, value, "%s: a compound cannot be a child of a compound", name);
+    }
+    return true;
+}
+
+static void release_all(cairn_shape **shapes, int count)
+{
+    for (int i = 0; i < count; ++i)
+        cairn_shape_release(shapes[i]);
+}
+
+static bool read_compound(const io_reader *reader, struct fy_node *params, const char *what,
+                          cairn_shape **out)
+{
+    static const char *const keys[] = {"children"};
+    if (!io_check_keys(reader, params, what, keys, 1))
+        return false;
+    struct fy_node *children = io_lookup(params, "children");
+    char name[IO_WHAT_CAPACITY];
+    io_join(name, sizeof name, what, "children", 8);
+    if (children == NULL)
+        return io_fail(reader, params, "%s needs children", what);
+    if (!io_expect_sequence(reader, children, name))
+        return false;
+    int count = fy_node_sequence_item_count(children);
+    if (count < 1 || count > COMPOUND_CHILDREN_MAX)
+        return io_fail(reader, children, "%s has %d children, expected 1 to %d", name, count,
+                       COMPOUND_CHILDREN_MAX);
+    cairn_shape *shapes[COMPOUND_CHILDREN_MAX];
+    cairn_transform xfs[COMPOUND_CHILDREN_MAX];
+    void *iter = NULL;
+    for (int i = 0; i < count; ++i) {
+        char item[IO_WHAT_CAPACITY + 16];
+        snprintf(item, sizeof item, "%s[%d]", name, i);
+        if (!read_child(reader, fy_node_sequence_iterate(children, &iter), item, &shapes[i],
+                        &xfs[i])) {
+            release_all(shapes, i);
+            return false;
+        }
+    }
+    cairn_shape *compound = cairn_shape_compound((const cairn_shape *const *)shapes, xfs, count);
+    release_all(shapes, count); /* the compound holds its own references */
+    return io_shape_made(reader, params, what, compound, out);
+}
+
 bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *what,
                    cairn_shape **out)
 {
-    static const char *const kinds[] = {"sphere", "box", "capsule", "cylinder", "hull"};
-    if (!io_expect_mapping(reader, node, what) || !io_check_keys(reader, node, what, kinds, 5))
+    static const char *const kinds[] = {"sphere", "box", "capsule", "cylinder", "hull", "compound"};
+    if (!io_expect_mapping(reader, node, what) || !io_check_keys(reader, node, what, kinds, 6))
         return false;
     if (fy_node_mapping_item_count(node) != 1)
         return io_fail(reader, node,
-                       "%s must have exactly one of sphere, box, capsule, cylinder, hull", what);
+                       "%s must have exactly one of sphere, box, capsule, cylinder, hull, "
+                       "compound",
+                       what);
     void *iter = NULL;
     struct fy_node_pair *pair = fy_node_mapping_iterate(node, &iter);
     struct fy_node *key = fy_node_pair_key(pair);
@@ -172,6 +255,8 @@ bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *wh
         return read_capsule(reader, params, name, out);
     if (io_scalar_is(key, "cylinder"))
         return read_cylinder(reader, params, name, out);
+    if (io_scalar_is(key, "compound"))
+        return read_compound(reader, params, name, out);
     return read_hull(reader, params, name, out);
 }
 

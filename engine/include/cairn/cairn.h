@@ -6,5 +6,6 @@
 #include <cairn/shape.h>
 #include <cairn/collision.h>
 #include <cairn/world.h>
+#include <cairn/query.h>
 
 #endif

@@ -22,6 +22,13 @@ typedef enum cairn_shape_type {
     CAIRN_SHAPE_HULL,
 } cairn_shape_type;
 
+/* The type of compound shapes (cairn_shape_get_type). Kept out of the enum's list for now so that
+   switches over the five convex types (renderers built with -Wswitch -Werror) keep compiling;
+   it joins the list once they handle compounds. */
+#define CAIRN_SHAPE_COMPOUND ((cairn_shape_type)5)
+/* Children accepted by cairn_shape_compound. */
+#define CAIRN_MAX_COMPOUND_CHILDREN 1024
+
 /* Each constructor returns a shape with one reference, or NULL and sets cairn_last_error() on bad
    input: NaN/Inf, a size outside [CAIRN_MIN_SIZE, CAIRN_MAX_SIZE], a negative convex radius or
    one larger than the shape allows. */
@@ -40,6 +47,24 @@ CAIRN_API cairn_shape *cairn_shape_cylinder(float half_height, float radius, flo
    convex_radius, which is clamped to what the hull allows). NULL on bad input: count < 4,
    NaN/Inf, coplanar or coincident points. */
 CAIRN_API cairn_shape *cairn_shape_hull(const vec3s *points, int count, float convex_radius);
+
+/* A rigid union of convex children, each placed by its transform (child frame -> compound frame;
+   positions within CAIRN_MAX_SIZE of the origin, unit rotations). Each child is retained (the
+   caller keeps its own references). NULL and an error on bad input: count outside
+   [1, CAIRN_MAX_COMPOUND_CHILDREN], a NULL array or child, a compound child (no nesting), a
+   non-finite or non-unit transform. Mass properties sum the children by the parallel axis
+   theorem (overlapping children count twice); bounds, ray casts, cairn_overlap and world
+   contacts run per child. cairn_collide and cairn_collide_sat are convex-pair queries and fail
+   (with an error) on a compound; the support functions give the support of the children's
+   convex hull. */
+CAIRN_API cairn_shape *cairn_shape_compound(const cairn_shape *const *children,
+                                            const cairn_transform *child_transforms, int count);
+/* Number of children of a compound (0 for other shapes). */
+CAIRN_API int cairn_compound_child_count(const cairn_shape *shape);
+/* Child `child` of a compound and (when transform is not NULL) its placement in the compound's
+   frame; NULL for other shapes or an index out of range. */
+CAIRN_API const cairn_shape *cairn_compound_child(const cairn_shape *shape, int child,
+                                                  cairn_transform *transform);
 
 CAIRN_API void cairn_shape_retain(cairn_shape *shape);
 /* Drops one reference; the last one frees the shape. NULL is ignored. */

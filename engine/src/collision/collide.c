@@ -1,5 +1,6 @@
 /* The public pair queries: input checks, the margin logic around GJK and EPA, the per-pair
    cache, and closed forms for spheres and capsules. */
+#include "collision/compound.h"
 #include "collision/epa.h"
 #include "collision/query.h"
 
@@ -197,6 +198,11 @@ bool cairn_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         return error_set("cairn_collide: out is NULL");
     if (!query_check_pair("cairn_collide", a, xa, b, xb))
         return false;
+    if (cairn_shape_get_type(a) == CAIRN_SHAPE_COMPOUND ||
+        cairn_shape_get_type(b) == CAIRN_SHAPE_COMPOUND)
+        return error_set("cairn_collide: shape %s is a compound; this is a convex-pair query "
+                         "(use cairn_overlap or the world)",
+                         cairn_shape_get_type(a) == CAIRN_SHAPE_COMPOUND ? "a" : "b");
     xa.rotation = glms_quat_normalize(xa.rotation);
     xb.rotation = glms_quat_normalize(xb.rotation);
     if (is_round(a) && is_round(b) && collide_round(a, xa, b, xb, out))
@@ -211,6 +217,9 @@ bool cairn_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         return false;
     xa.rotation = glms_quat_normalize(xa.rotation);
     xb.rotation = glms_quat_normalize(xb.rotation);
+    if (cairn_shape_get_type(a) == CAIRN_SHAPE_COMPOUND ||
+        cairn_shape_get_type(b) == CAIRN_SHAPE_COMPOUND)
+        return compound_overlap(a, xa, b, xb);
     support_pair pair = support_pair_make(a, xa, b, xb);
     double radius_sum = cairn_shape_convex_radius(a) + cairn_shape_convex_radius(b);
     int iterations;

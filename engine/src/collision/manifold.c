@@ -304,6 +304,19 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     return kept;
 }
 
+int manifold_reduce(const manifold_point *points, int count, vec3s normal, manifold_point *out)
+{
+    candidate c[FEATURE_MAX];
+    int n = count < FEATURE_MAX ? count : FEATURE_MAX;
+    for (int i = 0; i < n; ++i)
+        c[i] = (candidate){points[i].anchor_a, points[i].anchor_b, points[i].separation};
+    int keep[MANIFOLD_MAX_POINTS];
+    int kept = reduce(c, n, normal, keep);
+    for (int i = 0; i < kept; ++i)
+        out[i] = points[keep[i]];
+    return kept;
+}
+
 void manifold_match(const manifold *old_manifold, manifold *new_manifold, float tolerance)
 {
     float tolerance2 = tolerance * tolerance;

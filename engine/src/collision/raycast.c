@@ -11,6 +11,7 @@
    -direction is the one choice that always points against the ray. */
 #include "collision/raycast.h"
 
+#include "collision/compound.h"
 #include "collision/gjk.h"
 #include "geometry/shape.h"
 
@@ -330,6 +331,8 @@ static bool raycast(const cairn_shape *shape, cairn_transform xf, vec3s origin, 
 bool shape_raycast(const cairn_shape *shape, cairn_transform xf, vec3s origin, vec3s translation,
                    float max_fraction, float *fraction, vec3s *normal)
 {
+    if (shape_is_compound(shape))
+        return compound_raycast(shape, xf, origin, translation, max_fraction, fraction, normal);
     int iterations;
     return raycast(shape, xf, origin, translation, max_fraction, false, fraction, normal,
                    &iterations);

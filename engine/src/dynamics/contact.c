@@ -4,6 +4,7 @@
    friction = sqrt(fa * fb) and restitution = max(ra, rb). */
 #include "dynamics/world_state.h"
 
+#include "collision/compound.h"
 #include "core/error.h"
 #include "core/validate.h"
 
@@ -121,10 +122,37 @@ static float approach_bound(const body *a, const body *b, float dt)
     return (linear + angular) * dt;
 }
 
+static bool has_compound(const body *a, const body *b)
+{
+    return cairn_shape_get_type(a->shape) == CAIRN_SHAPE_COMPOUND ||
+           cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND;
+}
+
+/* A pair with a compound: the merged manifold of its child pairs, impulses matched, written to
+   c->manifold (no simplex cache: the contact's one cache cannot serve several child pairs). */
+static void compound_narrow_phase(cairn_world *world, contact *c, const body *a, const body *b,
+                                  float margin)
+{
+    compound_stats stats = {0};
+    manifold next;
+    const vec3s *previous = c->manifold.point_count > 0 ? &c->manifold.normal : NULL;
+    compound_manifold(a->shape, a->transform, b->shape, b->transform, margin, previous, &next,
+                      &stats);
+    world->stats.gjk_iterations += (float)stats.gjk_iterations;
+    world->stats.epa_calls += stats.epa_calls;
+    manifold_match(&c->manifold, &next, match_tolerance);
+    c->manifold = next;
+}
+
 /* The narrow phase proper: GJK/EPA from the simplex cache, then clipping. */
 static void build_manifold(cairn_world *world, contact *c, const body *a, const body *b,
                            float margin)
 {
+    if (has_compound(a, b)) {
+        compound_narrow_phase(world, c, a, b, margin);
+        pair_cache_store(c, a->transform, b->transform, margin);
+        return;
+    }
     cairn_gjk_cache *cache = world->def.solver.simplex_caching ? &c->cache : NULL;
     unsigned char cold[sizeof c->cache.opaque] = {0};
     world->stats.cache_hits += cache && memcmp(cache->opaque, cold, sizeof cold) != 0;

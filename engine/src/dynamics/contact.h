@@ -53,6 +53,11 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    cairn_transform xb, const cairn_query_result *query, float speculative_distance,
                    manifold *out);
 
+/* Reduces count points (anchors: world midpoints; separations along normal) to at most four the
+   way manifold_build does: deepest first, then largest area. Returns how many were written to
+   out (which may not alias points). */
+int manifold_reduce(const manifold_point *points, int count, vec3s normal, manifold_point *out);
+
 /* Copies accumulated impulses from the old manifold's points to the new one's, matching by
    feature id or, failing that, by position on A within `tolerance`. */
 void manifold_match(const manifold *old_manifold, manifold *new_manifold, float tolerance);

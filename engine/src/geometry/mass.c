@@ -208,10 +208,80 @@ static moments hull_moments(const convex_hull *hull, double origin[3])
     return m;
 }
 
+/* The moments of the image of a solid under x -> R x + t (the parallel axis theorem in matrix
+   form): first' = R f + V t, second' = R S R^T + t (R f)^T + (R f) t^T + V t t^T. */
+static moments moments_transform(const moments *m, const double rotation[3][3], const double t[3])
+{
+    moments out = {.volume = m->volume};
+    double rf[3], rs[3][3];
+    for (int i = 0; i < 3; ++i) {
+        rf[i] = 0.0;
+        for (int k = 0; k < 3; ++k)
+            rf[i] += rotation[i][k] * m->first[k];
+        out.first[i] = rf[i] + m->volume * t[i];
+        for (int j = 0; j < 3; ++j) {
+            rs[i][j] = 0.0;
+            for (int k = 0; k < 3; ++k)
+                rs[i][j] += rotation[i][k] * m->second[k][j];
+        }
+    }
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double rsr = 0.0;
+            for (int k = 0; k < 3; ++k)
+                rsr += rs[i][k] * rotation[j][k];
+            out.second[i][j] = rsr + t[i] * rf[j] + rf[i] * t[j] + m->volume * t[i] * t[j];
+        }
+    return out;
+}
+
+/* Rotation matrix (row i, column j) of a unit quaternion, in doubles. */
+static void quat_matrix(versors q, double r[3][3])
+{
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    double n = x * x + y * y + z * z + w * w, s = n > 0.0 ? 2.0 / n : 0.0;
+    r[0][0] = 1.0 - s * (y * y + z * z);
+    r[0][1] = s * (x * y - z * w);
+    r[0][2] = s * (x * z + y * w);
+    r[1][0] = s * (x * y + z * w);
+    r[1][1] = 1.0 - s * (x * x + z * z);
+    r[1][2] = s * (y * z - x * w);
+    r[2][0] = s * (x * z - y * w);
+    r[2][1] = s * (y * z + x * w);
+    r[2][2] = 1.0 - s * (x * x + y * y);
+}
+
+static moments shape_moments(const cairn_shape *shape, double origin[3]);
+
+/* The children's moments moved into the compound's frame and summed (overlaps count twice). */
+static moments compound_moments(const cairn_shape *shape)
+{
+    static const double identity[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    moments sum = {0};
+    for (int c = 0; c < shape->compound.count; ++c) {
+        double origin[3], rotation[3][3];
+        moments child = shape_moments(shape->compound.children[c], origin);
+        moments local = moments_transform(&child, identity, origin); /* about the child origin */
+        cairn_transform xf = shape->compound.transforms[c];
+        double t[3] = {xf.position.x, xf.position.y, xf.position.z};
+        quat_matrix(xf.rotation, rotation);
+        moments placed = moments_transform(&local, rotation, t);
+        sum.volume += placed.volume;
+        for (int i = 0; i < 3; ++i) {
+            sum.first[i] += placed.first[i];
+            for (int j = 0; j < 3; ++j)
+                sum.second[i][j] += placed.second[i][j];
+        }
+    }
+    return sum;
+}
+
 /* Moments about the shape origin (or about origin[] for hulls, which it sets). */
 static moments shape_moments(const cairn_shape *shape, double origin[3])
 {
     origin[0] = origin[1] = origin[2] = 0.0;
+    if (shape_is_compound(shape))
+        return compound_moments(shape);
     double r = shape->convex_radius;
     switch (shape->type) {
     case CAIRN_SHAPE_SPHERE:

@@ -190,6 +190,8 @@ void cairn_shape_release(cairn_shape *shape)
         hull_shape_destroy(&shape->hull);
     if (shape->type == CAIRN_SHAPE_BOX)
         hull_destroy(&shape->box.outer);
+    if (shape_is_compound(shape))
+        compound_destroy(shape);
     mem_free(shape, sizeof *shape);
 }
 
@@ -214,6 +216,11 @@ cairn_shape_params cairn_shape_get_params(const cairn_shape *shape)
     memset(&params, 0, sizeof params);
     params.type = shape->type;
     params.convex_radius = shape->convex_radius;
+    if (shape_is_compound(shape)) { /* the half size of its local bounds, like a hull */
+        params.half_extents =
+            glms_vec3_scale(glms_vec3_sub(shape->local_bounds.max, shape->local_bounds.min), 0.5f);
+        return params;
+    }
     switch (shape->type) {
     case CAIRN_SHAPE_SPHERE:
         params.radius = shape->convex_radius;

@@ -36,6 +36,12 @@ struct cairn_shape {
             float core_half_height, core_radius; /* outer minus convex_radius */
         } cylinder;
         hull_data hull;
+        struct {
+            cairn_shape **children;      /* retained, convex */
+            cairn_transform *transforms; /* child frame -> compound frame, unit rotations */
+            cairn_aabb *bounds;          /* each child's bounds in the compound frame */
+            int count;
+        } compound;
     };
 };
 
@@ -47,5 +53,17 @@ void box_core_corners(const cairn_shape *box, vec3s corners[8]);
    allows. False (error set) when memory runs out. */
 bool hull_shape_build_core(hull_data *hull, float *convex_radius);
 void hull_shape_destroy(hull_data *hull);
+
+/* Compounds (geometry/compound.c): the shape frame's bounds of the children under xf, and the
+   support point of the union (the convex hull of the children) for local bounds. */
+static inline bool shape_is_compound(const cairn_shape *shape)
+{
+    return shape->type == CAIRN_SHAPE_COMPOUND;
+}
+cairn_aabb compound_bounds(const cairn_shape *shape, cairn_transform xf);
+vec3s compound_support(const cairn_shape *shape, vec3s direction);
+/* The child's transform composed with the compound's: child frame -> world. */
+cairn_transform compound_child_transform(const cairn_shape *shape, int child, cairn_transform xf);
+void compound_destroy(cairn_shape *shape);
 
 #endif
