@@ -39,9 +39,17 @@ static const float FLOOR_POS[3] = {0.0f, -1.0f, 0.0f};
 enum { ENGINE_CAIRN, ENGINE_BULLET, ENGINES };
 static const char *engine_name[ENGINES] = {"cairn", "bullet"};
 
-enum { STAGE_BROADPHASE, STAGE_NARROWPHASE, STAGE_SOLVER, STAGE_ISLANDS, STAGE_TOTAL, STAGES };
-static const char *stage_name[STAGES] = {"broadphase", "narrowphase", "solver", "islands",
-                                         "total(stats)"};
+enum {
+    STAGE_BROADPHASE,
+    STAGE_NARROWPHASE,
+    STAGE_SOLVER,
+    STAGE_INTEGRATE,
+    STAGE_ISLANDS,
+    STAGE_TOTAL,
+    STAGES
+};
+static const char *stage_name[STAGES] = {
+    "broadphase", "narrowphase", "solver", "(of which integration)", "islands", "total(stats)"};
 
 /* The pyramid: level i (0 at the bottom) is a (15 - i)^2 square, odd levels offset by 1. */
 typedef struct scene {
@@ -233,6 +241,7 @@ static void run_cairn(const scene *sc, int steps, result *r)
         stage[STAGE_BROADPHASE][s] = st.broadphase_ms;
         stage[STAGE_NARROWPHASE][s] = st.narrowphase_ms;
         stage[STAGE_SOLVER][s] = st.solver_ms;
+        stage[STAGE_INTEGRATE][s] = st.integrate_ms;
         stage[STAGE_ISLANDS][s] = st.islands_ms;
         stage[STAGE_TOTAL][s] = st.total_ms;
         r->pairs = st.pairs;
@@ -518,7 +527,9 @@ int main(int argc, char **argv)
                    (double)r->top[1], r->off_level);
     }
     if (res[ENGINE_CAIRN].ok) {
-        printf("stages,broadphase_ms,narrowphase_ms,solver_ms,islands_ms,total_ms,contacts,points"
+        printf("stages,broadphase_ms,narrowphase_ms,solver_ms,integrate_ms,islands_ms,total_ms,"
+               "contacts,"
+               "points"
                "\ncairn_stages");
         for (int g = 0; g < STAGES; g++)
             printf(",%.4f", res[ENGINE_CAIRN].stage_ms[g]);

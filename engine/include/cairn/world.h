@@ -128,6 +128,7 @@ typedef struct cairn_step_stats {
     int cache_hits;       /* queries that reused a cached simplex */
     int epa_calls;
     int manifolds_reused; /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
+    float integrate_ms;   /* velocity and position integration, ms (a part of solver_ms) */
 } cairn_step_stats;
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);
 CAIRN_API int cairn_world_body_count(const cairn_world *world);

@@ -4,6 +4,7 @@
 #include "dynamics/integrate.h"
 #include "dynamics/solver_vec.h"
 
+#include "core/timer.h"
 #include "core/xform.h"
 
 #include <math.h>
@@ -429,6 +430,7 @@ static void restitution(solver *s)
 /* Integrates positions and accumulates each body's motion since the step start. */
 static void move_bodies(solver *s, const motion_offset *offsets)
 {
+    uint64_t start = timer_ticks();
     integrate_positions(s->world, s->h, s->velocities, offsets);
     v4 h = v4_splat(s->h);
     for (int i = 0; i < s->world->bodies.count; ++i) {
@@ -443,6 +445,7 @@ static void move_bodies(solver *s, const motion_offset *offsets)
         s->moved[i].linear += v * h;
         s->moved[i].angular += w * h;
     }
+    s->world->stats.integrate_ms += (float)timer_ms_since(start);
 }
 
 /* The step's impulses go back to the manifolds, to warm-start the next step. */
@@ -485,7 +488,9 @@ static void split_impulse_positions(solver *s)
 static void substep(solver *s, int mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
+    uint64_t start = timer_ticks();
     integrate_velocities(s->world, s->h, s->velocities);
+    s->world->stats.integrate_ms += (float)timer_ms_since(start);
     warm_start(s);
     int velocity_passes = passes(settings->velocity_iterations, settings->substeps);
     if (mode == CAIRN_SOFT_STEP) {
