@@ -173,11 +173,8 @@ void contacts_collide(cairn_world *world, float dt)
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
         const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-        if (c->is_sensor) {
-            if (a->awake || b->awake)
-                sensor_update(world, c);
-            continue;
-        }
+        if (c->is_sensor)
+            continue; /* tested after the solver moved the bodies (sensor.c) */
         if (a->awake || b->awake) {
             collide_one(world, c, dt);
             ++queries;

@@ -1,9 +1,10 @@
-/* Sensor pairs: a sensor never gives the solver a manifold point; each step its pairs with an
-   awake body run the boolean overlap test on the full shapes, and a change of the answer is a
-   begin or an end event. */
+/* Sensor pairs: a sensor never gives the solver a manifold point. After the solver has moved
+   the bodies, each sensor pair with an awake body runs the boolean overlap test on the full
+   shapes, and a change of the answer is a begin or an end event: the events describe the
+   positions the step ends with. */
 #include "dynamics/world_state.h"
 
-void sensor_update(cairn_world *world, contact *c)
+static void sensor_update(cairn_world *world, contact *c)
 {
     const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
     bool overlapping = cairn_overlap(a->shape, a->transform, b->shape, b->transform);
@@ -12,4 +13,16 @@ void sensor_update(cairn_world *world, contact *c)
     else if (!overlapping && c->overlapping)
         events_sensor_end(world, c);
     c->overlapping = overlapping;
+}
+
+void sensors_update(cairn_world *world)
+{
+    for (int i = 0; i < world->contacts.count; ++i) {
+        contact *c = &world->contacts.data[i];
+        if (!c->is_sensor)
+            continue;
+        const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+        if (a->awake || b->awake)
+            sensor_update(world, c);
+    }
 }

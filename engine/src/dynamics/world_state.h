@@ -55,8 +55,9 @@ void contacts_refresh_material(cairn_world *world, uint32_t body_index);
 /* Whether a broadphase pair gets a contact: sensor rules, at least one dynamic body otherwise,
    both enabled, and the user pair filter (contact_filter.c). */
 bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b);
-/* Sensor pairs: the overlap test and begin/end events instead of a manifold (sensor.c). */
-void sensor_update(cairn_world *world, contact *c);
+/* Sensor pairs: the overlap test at the step's final positions and begin/end events instead
+   of a manifold (sensor.c). */
+void sensors_update(cairn_world *world);
 /* The end event a contact owes when it goes away: a touch end or a sensor end. */
 void events_contact_gone(cairn_world *world, const contact *c);
 void events_sensor_begin(cairn_world *world, const contact *c);
