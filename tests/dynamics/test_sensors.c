@@ -189,3 +189,31 @@ Test(sensors, destroying_or_disabling_a_visitor_ends_its_overlap)
     cr_expect_eq(e.begin_count, 1, "enabling inside: %d begin events", e.begin_count);
     cairn_world_destroy(world);
 }
+
+/* A static sensor created around a sleeping box, and one teleported onto it, both see it. */
+Test(sensors, a_sensor_sees_a_sleeping_body)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id box = scene_box(world, v3(0, 0.5f, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    scene_step(world, 120);
+    cr_assert(!cairn_body_is_awake(world, box));
+    cairn_body_id around = sensor_box(world, CAIRN_STATIC, v3(0, 0.5f, 0), v3(1, 1, 1));
+    cairn_body_id away = sensor_box(world, CAIRN_STATIC, v3(10, 0.5f, 0), v3(1, 1, 1));
+    cairn_world_step(world, SCENE_DT);
+    cairn_sensor_events e = cairn_world_sensor_events(world);
+    cr_assert_eq(e.begin_count, 1, "begin events: %d", e.begin_count);
+    cr_expect(same_id(e.begins[0].sensor, around) && same_id(e.begins[0].visitor, box));
+    cr_assert(!cairn_body_is_awake(world, box), "the sensor woke the box");
+    cr_assert(cairn_body_set_transform(world, away, scene_at(v3(0.5f, 0.5f, 0))));
+    cairn_world_step(world, SCENE_DT);
+    e = cairn_world_sensor_events(world);
+    cr_assert_eq(e.begin_count, 1, "begin events after the teleport: %d", e.begin_count);
+    cr_expect(same_id(e.begins[0].sensor, away) && same_id(e.begins[0].visitor, box));
+    /* And away again: the overlap ends. */
+    cr_assert(cairn_body_set_transform(world, away, scene_at(v3(10, 0.5f, 0))));
+    cairn_world_step(world, SCENE_DT);
+    e = cairn_world_sensor_events(world);
+    cr_expect_eq(e.end_count, 1, "end events after the teleport away: %d", e.end_count);
+    cairn_world_destroy(world);
+}

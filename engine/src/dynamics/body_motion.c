@@ -64,8 +64,9 @@ bool cairn_body_set_transform(cairn_world *world, cairn_body_id id, cairn_transf
         *b = before;
         return false; /* error set by the broadphase */
     }
-    /* Bodies resting on the old place must notice that it moved. */
+    /* Bodies resting on the old place must notice that it moved, and sensors where it is. */
     islands_wake_touching(world, id.index);
+    sensors_mark_stale(world, id.index);
     islands_wake(world, id.index);
     return true;
 }

@@ -39,6 +39,7 @@ contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)
     c.body_a = a;
     c.body_b = b;
     c.is_sensor = world->bodies.data[a].is_sensor || world->bodies.data[b].is_sensor;
+    c.sensor_stale = c.is_sensor;
     combine_materials(world, &c);
     return c;
 }

@@ -58,6 +58,8 @@ bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b);
 /* Sensor pairs: the overlap test at the step's final positions and begin/end events instead
    of a manifold (sensor.c). */
 void sensors_update(cairn_world *world);
+/* The body moved outside the step: its sensor pairs are tested at the next step. */
+void sensors_mark_stale(cairn_world *world, uint32_t body_index);
 /* The end event a contact owes when it goes away: a touch end or a sensor end. */
 void events_contact_gone(cairn_world *world, const contact *c);
 void events_sensor_begin(cairn_world *world, const contact *c);
