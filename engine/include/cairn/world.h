@@ -210,7 +210,8 @@ CAIRN_API vec3s cairn_body_center_of_mass(const cairn_world *world, cairn_body_i
    during cairn_world_step (never inside the solver) and during cairn_world_set_pair_filter. */
 typedef bool cairn_pair_filter_fn(cairn_body_id a, cairn_body_id b, void *context);
 /* Installs the filter (NULL removes it) and applies it to every existing pair at once: contacts
-   it rejects end (with end events at the next step), pairs it now accepts gain a contact. */
+   it rejects end now (their end events are readable until the next step starts, like those of
+   a destroyed body), pairs it now accepts gain a contact. */
 CAIRN_API bool cairn_world_set_pair_filter(cairn_world *world, cairn_pair_filter_fn *filter,
                                            void *context);
 
