@@ -85,6 +85,17 @@ static bool read_body_fields(const io_reader *reader, struct fy_node *body, cons
         return false;
     if (FIELD("allow_sleep") != NULL && !io_read_bool(reader, value, name, &def->allow_sleep))
         return false;
+    if (FIELD("gravity_scale") != NULL && !io_read_float(reader, value, name, -IO_MAX_GRAVITY_SCALE,
+                                                         IO_MAX_GRAVITY_SCALE, &def->gravity_scale))
+        return false;
+    if (FIELD("layer") != NULL && !io_read_bits(reader, value, name, &def->layer))
+        return false;
+    if (FIELD("mask") != NULL && !io_read_bits(reader, value, name, &def->mask))
+        return false;
+    if (FIELD("sensor") != NULL && !io_read_bool(reader, value, name, &def->is_sensor))
+        return false;
+    if (FIELD("enabled") != NULL && !io_read_bool(reader, value, name, &def->enabled))
+        return false;
 #undef FIELD
     return true;
 }
@@ -94,7 +105,8 @@ static bool read_body(io_scene_builder *builder, struct fy_node *body, int index
     static const char *const keys[] = {
         "name",     "type",          "shape",           "position",
         "rotation", "euler_degrees", "linear_velocity", "angular_velocity",
-        "density",  "material",      "allow_sleep"};
+        "density",  "material",      "allow_sleep",     "gravity_scale",
+        "layer",    "mask",          "sensor",          "enabled"};
     const io_reader *reader = builder->reader;
     char what[IO_WHAT_CAPACITY];
     snprintf(what, sizeof what, "bodies[%d]", index);

@@ -49,10 +49,11 @@ float io_default_convex_radius(float smallest_size);
 bool io_run_generators(io_scene_builder *builder, struct fy_node *sequence);
 
 /* Ranges shared by bodies and generators. */
-#define IO_MAX_POSITION 1e6f
-#define IO_MAX_SPEED    1e4f
-#define IO_MAX_DENSITY  1e6f
-#define IO_MAX_FRICTION 10.0f
+#define IO_MAX_POSITION      1e6f
+#define IO_MAX_SPEED         1e4f
+#define IO_MAX_DENSITY       1e6f
+#define IO_MAX_GRAVITY_SCALE 100.0f
+#define IO_MAX_FRICTION      10.0f
 /* Generators stop with an error beyond this many bodies in one scene (a typo such as
    `levels: 150` should not allocate millions of bodies). */
 #define IO_MAX_BODIES 200000

@@ -491,6 +491,25 @@ bool io_read_int(const io_reader *reader, struct fy_node *node, const char *what
     return true;
 }
 
+bool io_read_bits(const io_reader *reader, struct fy_node *node, const char *what, uint32_t *out)
+{
+    char text[64];
+    if (!scalar_text(reader, node, what, "an integer", text, sizeof text))
+        return false;
+    bool hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const char *digits = hex ? text + 2 : text;
+    const char *allowed = hex ? "0123456789abcdefABCDEF" : "0123456789";
+    if (digits[0] == '\0' || strspn(digits, allowed) != strlen(digits))
+        return io_fail(reader, node, "%s must be a decimal or 0x hexadecimal integer, got '%s'",
+                       what, text);
+    errno = 0;
+    unsigned long long value = strtoull(digits, NULL, hex ? 16 : 10);
+    if (errno == ERANGE || value > 0xffffffffull)
+        return io_fail(reader, node, "%s = %s is outside [0, 0xffffffff]", what, text);
+    *out = (uint32_t)value;
+    return true;
+}
+
 bool io_read_bool(const io_reader *reader, struct fy_node *node, const char *what, bool *out)
 {
     char text[16];

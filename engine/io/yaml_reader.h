@@ -64,6 +64,9 @@ bool io_read_float_above(const io_reader *reader, struct fy_node *node, const ch
 bool io_read_int(const io_reader *reader, struct fy_node *node, const char *what, int low, int high,
                  int *out);
 bool io_read_bool(const io_reader *reader, struct fy_node *node, const char *what, bool *out);
+/* 32 bits (collision layers and masks): a decimal or 0x-prefixed hexadecimal integer in
+   [0, 0xffffffff]. */
+bool io_read_bits(const io_reader *reader, struct fy_node *node, const char *what, uint32_t *out);
 /* A sequence of exactly count numbers, each inside [low, high]. */
 bool io_read_floats(const io_reader *reader, struct fy_node *node, const char *what, int count,
                     float low, float high, float *out);

@@ -89,7 +89,11 @@ void cairn_world_step(cairn_world *world, float dt)
     world->stats.narrowphase_ms = (float)timer_ms_since(stage);
     stage = timer_ticks();
     solver_step(world, dt);
+    bodies_clear_forces(world);
     world->stats.solver_ms = (float)timer_ms_since(stage);
+    stage = timer_ticks();
+    sensors_update(world);
+    world->stats.narrowphase_ms += (float)timer_ms_since(stage);
     stage = timer_ticks();
     islands_update(world, dt);
     world->stats.islands_ms = (float)timer_ms_since(stage);

@@ -80,6 +80,12 @@ typedef struct cairn_body_def {
     float friction, restitution; /* default 0.6 and 0; friction >= 0, restitution [0, 1] */
     bool allow_sleep;            /* default true */
     void *user_data;             /* default NULL */
+    float gravity_scale;         /* multiplies the world gravity; default 1, [-100, 100] */
+    uint32_t layer;              /* collision layer bits; default 1 */
+    uint32_t mask;               /* layers this body collides with; default all bits. Two bodies
+                                    meet when (layer_a & mask_b) && (layer_b & mask_a). */
+    bool is_sensor; /* reports overlaps (cairn_world_sensor_events), never pushes; default false */
+    bool enabled;   /* a disabled body is out of the world until enabled; default true */
 } cairn_body_def;
 
 CAIRN_API cairn_body_def cairn_body_default_def(void);
@@ -138,6 +144,108 @@ CAIRN_API int cairn_world_bodies(const cairn_world *world, cairn_body_id *ids, i
 CAIRN_API const cairn_shape *cairn_body_shape(const cairn_world *world, cairn_body_id body);
 CAIRN_API cairn_body_type cairn_body_get_type(const cairn_world *world, cairn_body_id body);
 CAIRN_API void *cairn_body_user_data(const cairn_world *world, cairn_body_id body);
+
+/* ---- body control: every setter validates, fails with cairn_last_error() and changes nothing
+   on bad input (NULL world, stale id, NaN/Inf, out of range) ---- */
+
+/* Teleport: moves the body (and its broadphase proxy) at once, so queries see it at the new
+   place before the next step; wakes it and every body touching it. |position| <= 1e6 m, unit
+   rotation. Velocities are kept. */
+CAIRN_API bool cairn_body_set_transform(cairn_world *world, cairn_body_id body,
+                                        cairn_transform transform);
+/* Velocity of the centre of mass, m/s (|v| <= 1e4), and angular velocity, rad/s (|w| <= 1e4).
+   Static bodies cannot move (error). Wakes the body. */
+CAIRN_API bool cairn_body_set_linear_velocity(cairn_world *world, cairn_body_id body,
+                                              vec3s velocity);
+CAIRN_API bool cairn_body_set_angular_velocity(cairn_world *world, cairn_body_id body,
+                                               vec3s velocity);
+/* A force, N, acting at a world point for the next step (it also adds the torque
+   (point - centre of mass) x force); forces and torques accumulate until that step ends. Wakes
+   the body. Static and kinematic bodies ignore forces (no error). */
+CAIRN_API bool cairn_body_apply_force(cairn_world *world, cairn_body_id body, vec3s force,
+                                      vec3s world_point);
+/* A torque, N m (world axes), for the next step; accumulates like forces. */
+CAIRN_API bool cairn_body_apply_torque(cairn_world *world, cairn_body_id body, vec3s torque);
+/* An angular impulse, N m s (world axes): changes the angular velocity at once by I^-1 L. */
+CAIRN_API bool cairn_body_apply_angular_impulse(cairn_world *world, cairn_body_id body,
+                                                vec3s impulse);
+/* Kinematic bodies only: sets the linear and angular velocity that bring the body to target in
+   dt seconds (dt > 0; one step), so it pushes and carries dynamic bodies on the way. The
+   velocity stays until changed: call it every step to follow a path. */
+CAIRN_API bool cairn_body_set_kinematic_target(cairn_world *world, cairn_body_id body,
+                                               cairn_transform target, float dt);
+/* Multiplies the world gravity for this body; [-100, 100] (0 floats, -1 rises). */
+CAIRN_API bool cairn_body_set_gravity_scale(cairn_world *world, cairn_body_id body, float scale);
+CAIRN_API float cairn_body_gravity_scale(const cairn_world *world, cairn_body_id body);
+/* Disabling takes the body out of the broadphase, the contacts and the solver (its touches end
+   at the next step; bodies resting on it wake); it keeps its transform and velocities and comes
+   back where it was on enable. */
+CAIRN_API bool cairn_body_set_enabled(cairn_world *world, cairn_body_id body, bool enabled);
+CAIRN_API bool cairn_body_is_enabled(const cairn_world *world, cairn_body_id body);
+/* Sleep control. Forbidding sleep wakes the body. set_awake(false) puts the body and every
+   dynamic body touching it (its island) to sleep now; true wakes them. Dynamic bodies only
+   sleep: set_awake on another type, or on a disabled body, is an error. */
+CAIRN_API bool cairn_body_set_allow_sleep(cairn_world *world, cairn_body_id body, bool allow);
+CAIRN_API bool cairn_body_is_sleep_allowed(const cairn_world *world, cairn_body_id body);
+CAIRN_API bool cairn_body_set_awake(cairn_world *world, cairn_body_id body, bool awake);
+/* Materials (friction >= 0, restitution [0, 1]); contacts that exist already take the new
+   combined values (friction sqrt(fa fb), restitution max(ra, rb)) at once. */
+CAIRN_API bool cairn_body_set_friction(cairn_world *world, cairn_body_id body, float friction);
+CAIRN_API bool cairn_body_set_restitution(cairn_world *world, cairn_body_id body,
+                                          float restitution);
+CAIRN_API float cairn_body_friction(const cairn_world *world, cairn_body_id body);
+CAIRN_API float cairn_body_restitution(const cairn_world *world, cairn_body_id body);
+CAIRN_API bool cairn_body_set_user_data(cairn_world *world, cairn_body_id body, void *user_data);
+/* Collision filter bits (see cairn_body_def.layer); pairs that exist already are refiltered at
+   the next step (a pair the new bits reject ends its touch then). */
+CAIRN_API bool cairn_body_set_filter(cairn_world *world, cairn_body_id body, uint32_t layer,
+                                     uint32_t mask);
+CAIRN_API uint32_t cairn_body_layer(const cairn_world *world, cairn_body_id body);
+CAIRN_API uint32_t cairn_body_mask(const cairn_world *world, cairn_body_id body);
+CAIRN_API bool cairn_body_is_sensor(const cairn_world *world, cairn_body_id body);
+/* Mass, kg (0 for static and kinematic bodies); inertia about the centre of mass in body axes,
+   kg m^2 (zero for static and kinematic bodies); centre of mass, world, m. 0 / zero on a stale
+   id (with an error). */
+CAIRN_API float cairn_body_mass(const cairn_world *world, cairn_body_id body);
+CAIRN_API mat3s cairn_body_inertia(const cairn_world *world, cairn_body_id body);
+CAIRN_API vec3s cairn_body_center_of_mass(const cairn_world *world, cairn_body_id body);
+
+/* ---- collision filtering on the world ---- */
+
+/* Asked once when two bodies start to share a broadphase pair (after the layer/mask test);
+   false keeps them from ever forming a contact or a sensor overlap while the pair lasts. Runs
+   during cairn_world_step (never inside the solver) and during cairn_world_set_pair_filter. */
+typedef bool cairn_pair_filter_fn(cairn_body_id a, cairn_body_id b, void *context);
+/* Installs the filter (NULL removes it) and applies it to every existing pair at once: contacts
+   it rejects end now (their end events are readable until the next step starts, like those of
+   a destroyed body), pairs it now accepts gain a contact. */
+CAIRN_API bool cairn_world_set_pair_filter(cairn_world *world, cairn_pair_filter_fn *filter,
+                                           void *context);
+
+/* ---- sensors ---- */
+
+/* Sensor overlap events of the last step: one begin when a body starts to overlap a sensor
+   (cairn_overlap on the full shapes) and one end when it stops, is disabled or destroyed.
+   Ordered by body pair; readable until the next step starts. A sensor sees every non-sensor
+   body (sensors never see each other); pairs of sleeping bodies keep their state. */
+typedef struct cairn_sensor_event {
+    cairn_body_id sensor, visitor; /* an id in an end event may already be destroyed */
+} cairn_sensor_event;
+typedef struct cairn_sensor_events {
+    const cairn_sensor_event *begins;
+    int begin_count;
+    const cairn_sensor_event *ends;
+    int end_count;
+} cairn_sensor_events;
+CAIRN_API cairn_sensor_events cairn_world_sensor_events(const cairn_world *world);
+
+/* ---- world settings at run time ---- */
+
+/* The world's current def. */
+CAIRN_API cairn_world_def cairn_world_get_def(const cairn_world *world);
+/* Replaces the def between steps (gravity, solver settings, damping, ...); validated like
+   cairn_world_create: false, an error naming the field and no change on a bad def. */
+CAIRN_API bool cairn_world_set_def(cairn_world *world, const cairn_world_def *def);
 
 /* 64-bit hash of every body's transform and velocities: equal hashes after the same steps
    prove a deterministic run. */

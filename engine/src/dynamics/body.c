@@ -4,9 +4,10 @@
 #include "core/error.h"
 #include "core/validate.h"
 
+#include <math.h>
 #include <string.h>
 
-static const float max_position = 1e6f, max_speed = 1e4f;
+static const float max_position = 1e6f, max_speed = 1e4f, max_gravity_scale = 100.0f;
 
 body *world_body(const cairn_world *world, cairn_body_id id, const char *function)
 {
@@ -20,6 +21,13 @@ body *world_body(const cairn_world *world, cairn_body_id id, const char *functio
         return NULL;
     }
     return &world->bodies.data[id.index];
+}
+
+bool body_create_proxy(cairn_world *world, body *b, uint32_t index)
+{
+    b->proxy = broadphase_create_proxy(&world->broadphase, body_bounds(b), index, b->layer, b->mask,
+                                       b->type == CAIRN_STATIC);
+    return b->proxy >= 0;
 }
 
 static bool check_vector(const char *name, vec3s v, float limit)
@@ -55,6 +63,10 @@ static bool check_body_def(const cairn_body_def *def)
     if (!is_finite_float(def->restitution) || def->restitution < 0.0f || def->restitution > 1.0f)
         return error_set("cairn_body_create: restitution = %g is outside [0, 1]",
                          (double)def->restitution);
+    if (!is_finite_float(def->gravity_scale) || fabsf(def->gravity_scale) > max_gravity_scale)
+        return error_set("cairn_body_create: gravity_scale = %g is outside [-%g, %g]",
+                         (double)def->gravity_scale, (double)max_gravity_scale,
+                         (double)max_gravity_scale);
     return true;
 }
 
@@ -64,7 +76,8 @@ static body body_from_def(const cairn_body_def *def)
     memset(&b, 0, sizeof b);
     b.type = def->type;
     b.alive = true;
-    b.awake = def->type != CAIRN_STATIC;
+    b.enabled = def->enabled;
+    b.awake = def->enabled && def->type != CAIRN_STATIC;
     b.allow_sleep = def->allow_sleep;
     b.shape = (cairn_shape *)def->shape;
     b.transform = def->transform;
@@ -75,6 +88,10 @@ static body body_from_def(const cairn_body_def *def)
     b.restitution = def->restitution;
     b.proxy = -1;
     b.user_data = def->user_data;
+    b.gravity_scale = def->gravity_scale;
+    b.layer = def->layer;
+    b.mask = def->mask;
+    b.is_sensor = def->is_sensor;
     return b;
 }
 
@@ -101,10 +118,7 @@ cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def)
     while (world->bodies.count <= (int)id.index)
         world->bodies.data[world->bodies.count++].alive = false;
     b.generation = id.generation;
-    cairn_aabb bounds = cairn_shape_bounds(b.shape, b.transform);
-    b.proxy = broadphase_create_proxy(&world->broadphase, bounds, id.index, 1u, ~0u,
-                                      b.type == CAIRN_STATIC);
-    if (b.proxy < 0) {
+    if (b.enabled && !body_create_proxy(world, &b, id.index)) {
         id_pool_free(&world->ids, id.index, id.generation);
         return null_id;
     }
@@ -120,7 +134,8 @@ void cairn_body_destroy(cairn_world *world, cairn_body_id id)
         return;
     islands_wake(world, id.index);
     contacts_remove_body(world, id.index);
-    broadphase_destroy_proxy(&world->broadphase, b->proxy);
+    if (b->proxy >= 0)
+        broadphase_destroy_proxy(&world->broadphase, b->proxy);
     cairn_shape_release(b->shape);
     b->alive = false;
     b->shape = NULL;

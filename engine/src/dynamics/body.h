@@ -22,15 +22,23 @@ typedef struct body {
     mat3s inverse_inertia; /* world, updated after each position change */
     float friction, restitution;
     float sleep_time;
-    int proxy;  /* broadphase proxy, -1 when none */
+    int proxy;  /* broadphase proxy, -1 when none (destroyed or disabled) */
     int island; /* scratch during the island pass */
     void *user_data;
+    vec3s force;  /* accumulated until the end of the next step, N (at the centre of mass) */
+    vec3s torque; /* N m, world */
+    float gravity_scale;
+    uint32_t layer, mask; /* collision filter bits, handed to the broadphase proxy */
+    bool is_sensor;
+    bool enabled; /* a disabled body has no proxy, no contacts and is never awake */
 } body;
 
 /* Sets transform-derived state (centre, world inertia) from body->transform. */
 void body_sync(body *b);
 /* Mass, centre and inertia from the shape and density (dynamic bodies). */
 bool body_set_mass(body *b, float density);
+/* The tight bounds of the body's shape at its transform. */
+cairn_aabb body_bounds(const body *b);
 /* The body's velocity at a world point. */
 vec3s body_point_velocity(const body *b, vec3s world_point);
 

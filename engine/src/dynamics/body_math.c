@@ -40,6 +40,11 @@ void body_sync(body *b)
                                        glms_mat3_transpose(rotation));
 }
 
+cairn_aabb body_bounds(const body *b)
+{
+    return cairn_shape_bounds(b->shape, b->transform);
+}
+
 vec3s body_point_velocity(const body *b, vec3s world_point)
 {
     vec3s r = glms_vec3_sub(world_point, b->center);

@@ -1,7 +1,8 @@
 /* Persistent contacts: created and destroyed with broadphase pairs, kept sorted by body pair
    (a deterministic order for the solver), updated each step by the narrow phase with their
    simplex cache; manifold points inherit last step's impulses. Materials combine as
-   friction = sqrt(fa * fb) and restitution = max(ra, rb). */
+   friction = sqrt(fa * fb) and restitution = max(ra, rb); a pair with a sensor only tests for
+   overlap (sensor.c). */
 #include "dynamics/world_state.h"
 
 #include "collision/compound.h"
@@ -25,22 +26,32 @@ static int compare_pairs(const void *x, const void *y)
     return 0;
 }
 
-static contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)
+static void combine_materials(const cairn_world *world, contact *c)
+{
+    const body *ba = &world->bodies.data[c->body_a], *bb = &world->bodies.data[c->body_b];
+    c->friction = sqrtf(ba->friction * bb->friction);
+    c->restitution = fmaxf(ba->restitution, bb->restitution);
+}
+
+contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)
 {
     contact c;
     memset(&c, 0, sizeof c);
     c.body_a = a;
     c.body_b = b;
-    const body *ba = &world->bodies.data[a], *bb = &world->bodies.data[b];
-    c.friction = sqrtf(ba->friction * bb->friction);
-    c.restitution = fmaxf(ba->restitution, bb->restitution);
+    c.is_sensor = world->bodies.data[a].is_sensor || world->bodies.data[b].is_sensor;
+    c.sensor_stale = c.is_sensor;
+    combine_materials(world, &c);
     return c;
 }
 
-static bool needs_contact(const cairn_world *world, uint32_t a, uint32_t b)
+void contacts_refresh_material(cairn_world *world, uint32_t body_index)
 {
-    return world->bodies.data[a].type == CAIRN_DYNAMIC ||
-           world->bodies.data[b].type == CAIRN_DYNAMIC;
+    for (int i = 0; i < world->contacts.count; ++i) {
+        contact *c = &world->contacts.data[i];
+        if (c->body_a == body_index || c->body_b == body_index)
+            combine_materials(world, c);
+    }
 }
 
 static bool pair_before(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1)
@@ -62,8 +73,8 @@ static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int
         bool gone = k < count && removed[k].a == c->body_a && removed[k].b == c->body_b;
         if (!gone)
             world->contacts.data[kept++] = *c;
-        else if (c->touching)
-            events_end(world, c);
+        else
+            events_contact_gone(world, c);
     }
     world->contacts.count = kept;
 }
@@ -78,7 +89,7 @@ bool contacts_update_pairs(cairn_world *world)
         return false;
     int before = world->contacts.count;
     for (int i = 0; i < added_count; ++i)
-        if (needs_contact(world, added[i].a, added[i].b))
+        if (contact_wanted(world, added[i].a, added[i].b))
             world->contacts.data[world->contacts.count++] =
                 contact_make(world, added[i].a, added[i].b);
     if (world->contacts.count != before)
@@ -93,8 +104,8 @@ void contacts_remove_body(cairn_world *world, uint32_t body_index)
         contact *c = &world->contacts.data[i];
         if (c->body_a != body_index && c->body_b != body_index)
             world->contacts.data[kept++] = *c;
-        else if (c->touching)
-            events_end(world, c);
+        else
+            events_contact_gone(world, c);
     }
     world->contacts.count = kept;
 }
@@ -204,6 +215,8 @@ void contacts_collide(cairn_world *world, float dt)
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
         const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+        if (c->is_sensor)
+            continue; /* tested after the solver moved the bodies (sensor.c) */
         if (a->awake || b->awake) {
             bool queried = collide_one(world, c, dt);
             queries += queried;

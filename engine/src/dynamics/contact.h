@@ -44,6 +44,9 @@ typedef struct contact {
     float friction, restitution;
     bool touching; /* has manifold points */
     bool was_touching;
+    bool is_sensor;    /* one body is a sensor: overlap test only, never manifold points */
+    bool overlapping;  /* sensor pairs: the full shapes overlapped at the last test */
+    bool sensor_stale; /* sensor pairs: test at the next step even if both bodies sleep */
 } contact;
 
 /* Builds a manifold for the pair at their transforms from a query result (normal from A to B):

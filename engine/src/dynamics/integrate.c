@@ -1,4 +1,5 @@
-/* Semi-implicit Euler integration of awake bodies. */
+/* Semi-implicit Euler integration of awake bodies: gravity (scaled per body), applied forces and
+   torques, damping; then positions. */
 #include "dynamics/integrate.h"
 
 #include "core/xform.h"
@@ -58,10 +59,13 @@ void integrate_velocities(cairn_world *world, float h, body_velocity *velocities
         if (!b->alive || !b->awake || b->type != CAIRN_DYNAMIC)
             continue;
         body_velocity *state = &velocities[i];
-        vec3s v = glms_vec3_add(state->linear, glms_vec3_scale(def->gravity, h));
+        vec3s acceleration = glms_vec3_add(glms_vec3_scale(def->gravity, b->gravity_scale),
+                                           glms_vec3_scale(b->force, b->inverse_mass));
+        vec3s angular_acceleration = glms_mat3_mulv(b->inverse_inertia, b->torque);
+        vec3s v = glms_vec3_add(state->linear, glms_vec3_scale(acceleration, h));
+        vec3s w = glms_vec3_add(state->angular, glms_vec3_scale(angular_acceleration, h));
         state->linear = clamp_length(glms_vec3_scale(v, linear_damping), def->max_linear_speed);
-        state->angular =
-            clamp_length(glms_vec3_scale(state->angular, angular_damping), def->max_angular_speed);
+        state->angular = clamp_length(glms_vec3_scale(w, angular_damping), def->max_angular_speed);
     }
 }
 
@@ -73,6 +77,18 @@ static versors rotate(versors q, vec3s w, float h)
     versors next = {{q.x + 0.5f * h * dq.x, q.y + 0.5f * h * dq.y, q.z + 0.5f * h * dq.z,
                      q.w + 0.5f * h * dq.w}};
     return glms_quat_normalize(next);
+}
+
+/* Kinematic bodies turn by the exact rotation exp(h w): over the substeps of a step they reach
+   the pose a kinematic target asked for, however large the angle. */
+static versors rotate_exact(versors q, vec3s w, float h)
+{
+    float speed = glms_vec3_norm(w);
+    if (speed * h < 1e-6f)
+        return rotate(q, w, h);
+    float half = 0.5f * speed * h, s = sinf(half) / speed;
+    versors turn = {{w.x * s, w.y * s, w.z * s, cosf(half)}};
+    return glms_quat_normalize(glms_quat_mul(turn, q));
 }
 
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
@@ -89,7 +105,8 @@ void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
         }
         b->center = glms_vec3_add(b->center, glms_vec3_scale(v, h));
         versors before = b->transform.rotation;
-        b->transform.rotation = rotate(before, w, h);
+        b->transform.rotation =
+            b->type == CAIRN_KINEMATIC ? rotate_exact(before, w, h) : rotate(before, w, h);
         if (b->type == CAIRN_DYNAMIC)
             velocities[i].angular = keep_angular_momentum(b, before, velocities[i].angular);
         b->transform.position =

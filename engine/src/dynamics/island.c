@@ -86,9 +86,18 @@ void islands_update(cairn_world *world, float dt)
     arena_pop(&world->scratch, parent);
 }
 
+/* A touching contact between two enabled dynamic bodies: they share an island. */
+static bool links_dynamic_pair(const contact *c, const body *a, const body *b)
+{
+    return c->touching && a->type == CAIRN_DYNAMIC && b->type == CAIRN_DYNAMIC && a->enabled &&
+           b->enabled;
+}
+
 void islands_wake(cairn_world *world, uint32_t body_index)
 {
     body *start = &world->bodies.data[body_index];
+    if (!start->enabled)
+        return;
     if (start->type != CAIRN_DYNAMIC || start->awake) {
         start->sleep_time = 0.0f;
         return;
@@ -101,12 +110,52 @@ void islands_wake(cairn_world *world, uint32_t body_index)
         for (int i = 0; i < world->contacts.count; ++i) {
             const contact *c = &world->contacts.data[i];
             body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-            if (!c->touching || a->type != CAIRN_DYNAMIC || b->type != CAIRN_DYNAMIC ||
-                a->awake == b->awake)
+            if (!links_dynamic_pair(c, a, b) || a->awake == b->awake)
                 continue;
             body *sleeper = a->awake ? b : a;
             sleeper->awake = true;
             sleeper->sleep_time = 0.0f;
+            changed = true;
+        }
+    }
+}
+
+void islands_wake_touching(cairn_world *world, uint32_t body_index)
+{
+    for (int i = 0; i < world->contacts.count; ++i) {
+        const contact *c = &world->contacts.data[i];
+        if (!c->touching)
+            continue;
+        if (c->body_a == body_index)
+            islands_wake(world, c->body_b);
+        else if (c->body_b == body_index)
+            islands_wake(world, c->body_a);
+    }
+}
+
+static void fall_asleep(body *b)
+{
+    b->awake = false;
+    b->sleep_time = 0.0f;
+    b->linear_velocity = glms_vec3_zero();
+    b->angular_velocity = glms_vec3_zero();
+}
+
+void islands_sleep(cairn_world *world, uint32_t body_index)
+{
+    body *start = &world->bodies.data[body_index];
+    if (start->type != CAIRN_DYNAMIC || !start->enabled || !start->awake)
+        return;
+    fall_asleep(start);
+    /* The whole island, or a touching awake neighbour would wake the body at the next step. */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < world->contacts.count; ++i) {
+            const contact *c = &world->contacts.data[i];
+            body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+            if (!links_dynamic_pair(c, a, b) || a->awake == b->awake)
+                continue;
+            fall_asleep(a->awake ? a : b);
             changed = true;
         }
     }

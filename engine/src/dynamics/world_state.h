@@ -16,6 +16,8 @@ typedef struct event_arrays {
     ARRAY(cairn_contact_begin_event) begins;
     ARRAY(cairn_contact_end_event) ends;
     ARRAY(cairn_contact_hit_event) hits;
+    ARRAY(cairn_sensor_event) sensor_begins;
+    ARRAY(cairn_sensor_event) sensor_ends;
 } event_arrays;
 
 struct cairn_world {
@@ -27,6 +29,8 @@ struct cairn_world {
     arena scratch;          /* per-step memory, empty between steps */
     event_arrays events;    /* cleared when a step starts */
     cairn_step_stats stats;
+    cairn_pair_filter_fn *pair_filter; /* NULL when none */
+    void *pair_filter_context;
 };
 
 /* The body behind an id, or NULL (and an error naming the function) when stale or null. */
@@ -44,12 +48,37 @@ void events_end(cairn_world *world, const contact *c);
 void events_hit(cairn_world *world, const contact *c);
 /* Removes every contact of a body (it is being destroyed). */
 void contacts_remove_body(cairn_world *world, uint32_t body_index);
+/* A fresh contact for the pair a < b, materials combined. */
+contact contact_make(const cairn_world *world, uint32_t a, uint32_t b);
+/* Recomputes the combined friction and restitution of every contact of a body. */
+void contacts_refresh_material(cairn_world *world, uint32_t body_index);
+/* Whether a broadphase pair gets a contact: sensor rules, at least one dynamic body otherwise,
+   both enabled, and the user pair filter (contact_filter.c). */
+bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b);
+/* Sensor pairs: the overlap test at the step's final positions and begin/end events instead
+   of a manifold (sensor.c). */
+void sensors_update(cairn_world *world);
+/* The body moved outside the step: its sensor pairs are tested at the next step. */
+void sensors_mark_stale(cairn_world *world, uint32_t body_index);
+/* The end event a contact owes when it goes away: a touch end or a sensor end. */
+void events_contact_gone(cairn_world *world, const contact *c);
+void events_sensor_begin(cairn_world *world, const contact *c);
+void events_sensor_end(cairn_world *world, const contact *c);
+
+/* Creates the body's broadphase proxy from its bounds and filter bits (body.c). */
+bool body_create_proxy(cairn_world *world, body *b, uint32_t index);
+/* Forces and torques act for one step: cleared when it ends (body_motion.c). */
+void bodies_clear_forces(cairn_world *world);
 
 /* Sequential impulses over the touching contacts; integrates velocities and positions. */
 void solver_step(cairn_world *world, float dt);
 /* Sleep: islands of touching dynamic bodies that stayed slow long enough. */
 void islands_update(cairn_world *world, float dt);
-/* Wakes a body and every sleeping body touching it, transitively. */
+/* Wakes a body and every sleeping body touching it, transitively (disabled bodies never wake). */
 void islands_wake(cairn_world *world, uint32_t body_index);
+/* Wakes every body touching this one (it moves, vanishes or changes). */
+void islands_wake_touching(cairn_world *world, uint32_t body_index);
+/* Puts a dynamic body and its island (touching dynamic bodies, transitively) to sleep now. */
+void islands_sleep(cairn_world *world, uint32_t body_index);
 
 #endif

@@ -1,0 +1,99 @@
+/* Which broadphase pairs become contacts: the sensor rules, the body types, and the user's pair
+   filter, asked when a pair starts (never inside the solver); and refiltering every pair when
+   the filter changes. */
+#include "dynamics/world_state.h"
+
+#include "core/error.h"
+
+#include <stdlib.h>
+
+static cairn_body_id id_of(const cairn_world *world, uint32_t index)
+{
+    return (cairn_body_id){index, world->bodies.data[index].generation};
+}
+
+bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b)
+{
+    const body *ba = &world->bodies.data[a], *bb = &world->bodies.data[b];
+    if (!ba->enabled || !bb->enabled)
+        return false;
+    if (ba->is_sensor && bb->is_sensor)
+        return false; /* sensors never see each other */
+    /* Without a sensor only a dynamic body can be pushed; a sensor sees any body that moves
+       relative to it (static pairs never reach here). */
+    bool sensor_pair = ba->is_sensor || bb->is_sensor;
+    if (!sensor_pair && ba->type != CAIRN_DYNAMIC && bb->type != CAIRN_DYNAMIC)
+        return false;
+    if (world->pair_filter == NULL)
+        return true;
+    return world->pair_filter(id_of(world, a), id_of(world, b), world->pair_filter_context);
+}
+
+static int compare_pairs(const void *x, const void *y)
+{
+    const contact *a = x, *b = y;
+    if (a->body_a != b->body_a)
+        return a->body_a < b->body_a ? -1 : 1;
+    return (a->body_b > b->body_b) - (a->body_b < b->body_b);
+}
+
+/* Whether the first `count` contacts (sorted) hold the pair. */
+static bool has_contact(const cairn_world *world, broadphase_pair pair, int count)
+{
+    contact key = {.body_a = pair.a, .body_b = pair.b};
+    return bsearch(&key, world->contacts.data, (size_t)count, sizeof(contact), compare_pairs) !=
+           NULL;
+}
+
+/* Pairs of the broadphase that the current rules accept but that have no contact yet. */
+static int count_missing(const cairn_world *world)
+{
+    int missing = 0, cursor = 0;
+    broadphase_pair pair;
+    while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
+        missing += contact_wanted(world, pair.a, pair.b) &&
+                   !has_contact(world, pair, world->contacts.count);
+    return missing;
+}
+
+/* Drops the contacts the rules now reject (ending their touches), then adds contacts for pairs
+   they now accept; the list stays sorted by body pair. Room is reserved first, so nothing
+   changes when memory runs out. */
+static bool refilter(cairn_world *world)
+{
+    if (!array_reserve(&world->contacts, world->contacts.count + count_missing(world)))
+        return false;
+    int kept = 0;
+    for (int i = 0; i < world->contacts.count; ++i) {
+        contact *c = &world->contacts.data[i];
+        if (contact_wanted(world, c->body_a, c->body_b))
+            world->contacts.data[kept++] = *c;
+        else
+            events_contact_gone(world, c);
+    }
+    world->contacts.count = kept;
+    int cursor = 0;
+    broadphase_pair pair;
+    while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
+        if (contact_wanted(world, pair.a, pair.b) && !has_contact(world, pair, kept))
+            world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
+    if (world->contacts.count != kept)
+        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact), compare_pairs);
+    return true;
+}
+
+bool cairn_world_set_pair_filter(cairn_world *world, cairn_pair_filter_fn *filter, void *context)
+{
+    if (world == NULL)
+        return error_set("cairn_world_set_pair_filter: world is NULL");
+    cairn_pair_filter_fn *old_filter = world->pair_filter;
+    void *old_context = world->pair_filter_context;
+    world->pair_filter = filter;
+    world->pair_filter_context = filter ? context : NULL;
+    if (!refilter(world)) {
+        world->pair_filter = old_filter;
+        world->pair_filter_context = old_context;
+        return error_set("cairn_world_set_pair_filter: out of memory while refiltering");
+    }
+    return true;
+}
