@@ -217,3 +217,30 @@ Test(sensors, a_sensor_sees_a_sleeping_body)
     cr_expect_eq(e.end_count, 1, "end events after the teleport away: %d", e.end_count);
     cairn_world_destroy(world);
 }
+
+/* Queries see solid bodies only: a ray through a sensor hits the box behind it. */
+Test(sensors, queries_skip_sensors)
+{
+    cairn_world *world = scene_default_world();
+    cairn_body_def def = cairn_body_default_def();
+    cairn_shape *box = cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.0f);
+    def.shape = box;
+    def.type = CAIRN_STATIC;
+    def.is_sensor = true;
+    def.transform.position = v3(0, 0, 0);
+    cairn_body_id sensor = cairn_body_create(world, &def);
+    def.is_sensor = false;
+    def.transform.position = v3(3, 0, 0);
+    cairn_body_id solid = cairn_body_create(world, &def);
+    cairn_shape_release(box);
+    cairn_ray_hit hit;
+    cr_assert(cairn_world_raycast(world, v3(-5, 0, 0), v3(10, 0, 0), &hit));
+    cr_expect_eq(hit.body.index, solid.index, "the ray stopped at the sensor");
+    cr_expect_float_eq(hit.point.x, 2.5f, 1e-4f);
+    cairn_body_id found[4];
+    int n = cairn_world_overlap_aabb(world, (cairn_aabb){v3(-1, -1, -1), v3(1, 1, 1)},
+                                     CAIRN_QUERY_ALL, found, 4);
+    cr_expect_eq(n, 0, "an AABB query around the sensor found %d bodies", n);
+    (void)sensor;
+    cairn_world_destroy(world);
+}

@@ -60,8 +60,8 @@ static cairn_shape *random_shape(int kind)
     }
 }
 
-/* Bodies scattered in a 16 m cube, moving a little (so the broadphase has moved proxies), with
-   layers 1, 2, 4 or 8 written into their broadphase proxies. */
+/* Bodies scattered in a 16 m cube, moving a little (so the broadphase has moved proxies), on
+   layers 1, 2, 4 or 8 (each body's mask takes every layer, so the pairs do not change). */
 static cairn_world *random_world(void)
 {
     cairn_world_def def = cairn_world_default_def();
@@ -76,15 +76,16 @@ static cairn_world *random_world(void)
                                      xf.position);
     }
     scene_step(world, 3);
-    for (int i = 0; i < world->bodies.count; ++i)
-        if (world->bodies.data[i].alive)
-            world->broadphase.proxies.data[world->bodies.data[i].proxy].layer = 1u << (i % 4);
+    cairn_body_id ids[BODIES + 1];
+    int count = cairn_world_bodies(world, ids, BODIES + 1);
+    for (int i = 0; i < count; ++i)
+        cr_assert(cairn_body_set_filter(world, ids[i], 1u << (ids[i].index % 4), 0xFFFFFFFFu));
     return world;
 }
 
 static uint32_t layer_of(const cairn_world *world, cairn_body_id id)
 {
-    return world->broadphase.proxies.data[world->bodies.data[id.index].proxy].layer;
+    return cairn_body_layer(world, id);
 }
 
 static int all_bodies(const cairn_world *world, cairn_body_id *ids)

@@ -9,8 +9,8 @@
 extern "C" {
 #endif
 
-/* A body takes part in a query when (its layer & mask) != 0 (the layer given to the broadphase,
-   1 by default). This mask takes every body. */
+/* A body takes part in a query when (its layer & mask) != 0 (cairn_body_def.layer, 1 by
+   default). Sensor and disabled bodies never take part. This mask takes every layer. */
 #define CAIRN_QUERY_ALL 0xFFFFFFFFu
 
 /* The first contact of a shape cast. */

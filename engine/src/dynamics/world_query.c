@@ -16,17 +16,12 @@
 
 static const float max_coordinate = 1e6f;
 
-/* The layer the broadphase filters the body's pairs with; 0 (never queried) without a proxy. */
-static uint32_t body_layer(const cairn_world *world, const body *b)
-{
-    return b->proxy >= 0 ? world->broadphase.proxies.data[b->proxy].layer : 0u;
-}
-
-/* A live body on one of the mask's layers. */
+/* A live, enabled, solid body on one of the mask's layers. Sensors are not hit by queries (as
+   in Box2D v3): they report overlaps through sensor events instead. */
 static const body *query_body(const cairn_world *world, uint32_t index, uint32_t mask)
 {
     const body *b = &world->bodies.data[index];
-    return b->alive && (body_layer(world, b) & mask) != 0 ? b : NULL;
+    return b->alive && b->enabled && !b->is_sensor && (b->layer & mask) != 0 ? b : NULL;
 }
 
 typedef struct ray_closest {
