@@ -10,7 +10,7 @@
 /* Shared by every level: the ground's top face is y = 0, the platform's top face is
    y = LEVEL_PLATFORM_TOP, and every block and shot is made of one material each. */
 #define LEVEL_PLATFORM_TOP  4.0f    /* m */
-#define LEVEL_GROUND_HALF   30.0f   /* m, half the ground's side */
+#define LEVEL_GROUND_HALF   200.0f  /* m, half the ground's side: wide enough to catch any block */
 #define LEVEL_BLOCK_DENSITY 600.0f  /* kg/m^3, wood */
 #define LEVEL_BALL_RADIUS   0.25f   /* m */
 #define LEVEL_BALL_DENSITY  7800.0f /* kg/m^3, steel */
