@@ -130,9 +130,11 @@ vec3s game_launch_velocity(const game *g, vec3s aim, float speed)
     return glms_vec3_add(across, (vec3s){{0.0f, speed * sinf(theta), 0.0f}});
 }
 
-static bool finite3(vec3s v)
+/* Finite, and no coordinate beyond GAME_MAX_COORD. */
+static bool reasonable_point(vec3s v)
 {
-    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z) && fabsf(v.x) <= GAME_MAX_COORD &&
+           fabsf(v.y) <= GAME_MAX_COORD && fabsf(v.z) <= GAME_MAX_COORD;
 }
 
 bool game_shoot(game *g, vec3s aim, float speed)
@@ -142,10 +144,10 @@ bool game_shoot(game *g, vec3s aim, float speed)
                  g->level, g->layout.shots);
         return false;
     }
-    if (!finite3(aim) || glms_vec3_norm(aim) > 1e4f) {
+    if (!reasonable_point(aim)) {
         snprintf(g->message, sizeof g->message,
-                 "game_shoot: aim point (%g, %g, %g) is not finite or beyond 1e4 m", aim.x, aim.y,
-                 aim.z);
+                 "game_shoot: aim point (%g, %g, %g) is not finite or beyond %g m", aim.x, aim.y,
+                 aim.z, GAME_MAX_COORD);
         return false;
     }
     if (!(speed >= LEVEL_MIN_SPEED && speed <= LEVEL_MAX_SPEED)) {

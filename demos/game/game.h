@@ -9,6 +9,7 @@
 #define GAME_TIME_LIMIT 120.0f         /* s, a round ends here whatever moves */
 #define GAME_KILL_Y     (-10.0f)       /* m, bodies falling below are removed */
 #define GAME_MAX_SHOTS  16
+#define GAME_MAX_COORD  1e4f /* m, the largest aim coordinate */
 
 typedef struct game {
     cairn_world *world;
@@ -32,7 +33,8 @@ void game_stop(game *g);
 
 /* Fires a ball from the launcher at speed (m/s) on the low ballistic arc through aim (m, world);
    straight at aim when the speed cannot reach it. False with g->message when no shot is left,
-   aim is not finite or the speed is outside [LEVEL_MIN_SPEED, LEVEL_MAX_SPEED]. */
+   aim is not finite or has a coordinate beyond GAME_MAX_COORD, aim is the launcher, or the speed
+   is outside [LEVEL_MIN_SPEED, LEVEL_MAX_SPEED]. */
 bool game_shoot(game *g, vec3s aim, float speed);
 /* The launch velocity game_shoot would use (no shot is fired). */
 vec3s game_launch_velocity(const game *g, vec3s aim, float speed);

@@ -57,6 +57,9 @@ static bool start_round(play *p)
 
 static void shoot(play *p)
 {
+    if (game_over(&p->round)) {
+        return; /* the round is frozen: a ball would hang in the air */
+    }
     int width, height;
     window_drawable_size(&p->win, &width, &height);
     int window_w, window_h;

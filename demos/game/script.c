@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINE  512
-#define FIELDS    5
-#define MAX_COORD 1e4f /* m, the aim point's largest coordinate */
+#define MAX_LINE 512
+#define FIELDS   5
 
 typedef struct reader {
     const char *path;
@@ -67,8 +66,8 @@ static bool check_shot(const reader *r, const script_shot *shot, float previous_
     }
     float coords[3] = {shot->aim.x, shot->aim.y, shot->aim.z};
     for (int k = 0; k < 3; ++k) {
-        if (fabsf(coords[k]) > MAX_COORD) {
-            return fail(r, "aim coordinate %g m is beyond %g m", coords[k], MAX_COORD);
+        if (fabsf(coords[k]) > GAME_MAX_COORD) {
+            return fail(r, "aim coordinate %g m is beyond %g m", coords[k], GAME_MAX_COORD);
         }
     }
     if (shot->speed < LEVEL_MIN_SPEED || shot->speed > LEVEL_MAX_SPEED) {
