@@ -169,6 +169,7 @@ bool game_shoot(game *g, vec3s aim, float speed)
     if (is_null(ball)) {
         return fail(g, "game_shoot: the engine refused the ball");
     }
+    g->ball_fired_step[g->shots_fired] = g->steps;
     g->balls[g->shots_fired++] = ball;
     return true;
 }
@@ -238,7 +239,9 @@ void game_step(game *g)
     bool ball_landed[GAME_MAX_SHOTS] = {false};
     read_ground_contacts(g, ball_landed);
     for (int i = 0; i < g->shots_fired; ++i) {
-        if (ball_landed[i] || below_kill_plane(g, g->balls[i])) {
+        bool expired = (float)(g->steps - g->ball_fired_step[i]) * GAME_DT >= GAME_BALL_LIFE;
+        if (!is_null(g->balls[i]) &&
+            (ball_landed[i] || expired || below_kill_plane(g, g->balls[i]))) {
             remove_body(g, &g->balls[i]);
         }
     }

@@ -9,6 +9,7 @@
 #define GAME_TIME_LIMIT 120.0f         /* s, a round ends here whatever moves */
 #define GAME_KILL_Y     (-10.0f)       /* m, bodies falling below are removed */
 #define GAME_MAX_SHOTS  16
+#define GAME_BALL_LIFE  8.0f /* s after its shot a ball is removed (a slow roll would last) */
 #define GAME_MAX_COORD  1e4f /* m, the largest aim coordinate */
 
 typedef struct game {
@@ -20,6 +21,7 @@ typedef struct game {
     cairn_body_id blocks[LEVEL_MAX_BLOCKS]; /* in layout order; null once removed */
     bool grounded[LEVEL_MAX_BLOCKS];        /* scored: touched the ground */
     cairn_body_id balls[GAME_MAX_SHOTS];    /* null once removed */
+    int ball_fired_step[GAME_MAX_SHOTS];    /* g->steps when each ball was fired */
     int shots_fired;
     int score;
     int steps;
@@ -40,7 +42,7 @@ bool game_shoot(game *g, vec3s aim, float speed);
 vec3s game_launch_velocity(const game *g, vec3s aim, float speed);
 
 /* One step of GAME_DT: scores blocks whose first contact with the ground began, removes balls
-   that reached the ground and bodies that fell below GAME_KILL_Y. */
+   that reached the ground or are GAME_BALL_LIFE old, and bodies that fell below GAME_KILL_Y. */
 void game_step(game *g);
 
 int game_shots_left(const game *g);
