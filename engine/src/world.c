@@ -36,6 +36,8 @@ void cairn_world_destroy(cairn_world *world)
     broadphase_destroy(&world->broadphase);
     array_free(&world->bodies);
     array_free(&world->contacts);
+    array_free(&world->parked);
+    array_free(&world->awake);
     events_free(world);
     arena_destroy(&world->scratch);
     id_pool_destroy(&world->ids);
@@ -45,10 +47,8 @@ void cairn_world_destroy(cairn_world *world)
 /* Awake moving bodies report their new bounds and the motion expected over the next step. */
 static void update_broadphase(cairn_world *world, float dt)
 {
-    for (int i = 0; i < world->bodies.count; ++i) {
-        const body *b = &world->bodies.data[i];
-        if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
-            continue;
+    for (int k = 0; k < world->awake.count; ++k) {
+        const body *b = &world->bodies.data[world->awake.data[k]];
         cairn_aabb bounds = cairn_shape_bounds(b->shape, b->transform);
         broadphase_move_proxy(&world->broadphase, b->proxy, bounds,
                               glms_vec3_scale(b->linear_velocity, dt));
@@ -58,11 +58,9 @@ static void update_broadphase(cairn_world *world, float dt)
 
 static void count_bodies(cairn_world *world)
 {
-    for (int i = 0; i < world->bodies.count; ++i) {
-        const body *b = &world->bodies.data[i];
-        world->stats.bodies += b->alive;
-        world->stats.awake_bodies += b->alive && b->awake && b->type == CAIRN_DYNAMIC;
-    }
+    world->stats.bodies = id_pool_count(&world->ids);
+    for (int k = 0; k < world->awake.count; ++k)
+        world->stats.awake_bodies += world->bodies.data[world->awake.data[k]].type == CAIRN_DYNAMIC;
     world->stats.pairs = broadphase_pair_count(&world->broadphase);
 }
 

@@ -128,8 +128,9 @@ typedef struct cairn_step_stats {
     float broadphase_ms, narrowphase_ms, solver_ms, islands_ms, total_ms;
     int bodies, awake_bodies;
     int pairs;            /* broadphase pairs */
-    int contacts;         /* contacts with at least one manifold point */
-    int points;           /* manifold points */
+    int contacts;         /* contacts with at least one manifold point among those the step walked
+                             (contacts of sleeping islands are parked and not counted) */
+    int points;           /* their manifold points */
     float gjk_iterations; /* mean per narrow-phase query */
     int cache_hits;       /* queries that reused a cached simplex */
     int epa_calls;

@@ -77,7 +77,8 @@ static body body_from_def(const cairn_body_def *def)
     b.type = def->type;
     b.alive = true;
     b.enabled = def->enabled;
-    b.awake = def->enabled && def->type != CAIRN_STATIC;
+    b.awake = false; /* set through the awake set once the body is stored */
+    b.awake_slot = -1;
     b.allow_sleep = def->allow_sleep;
     b.shape = (cairn_shape *)def->shape;
     b.transform = def->transform;
@@ -111,7 +112,8 @@ cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def)
     cairn_body_id id;
     if (!id_pool_alloc(&world->ids, &id.index, &id.generation))
         return null_id;
-    if (!array_grow(&world->bodies, (int)id.index + 1)) {
+    if (!array_grow(&world->bodies, (int)id.index + 1) ||
+        !awake_set_reserve(world, world->bodies.capacity)) {
         id_pool_free(&world->ids, id.index, id.generation);
         return null_id;
     }
@@ -124,6 +126,7 @@ cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def)
     }
     cairn_shape_retain(b.shape);
     world->bodies.data[id.index] = b;
+    body_set_awake(world, id.index, true);
     return id;
 }
 
@@ -133,6 +136,7 @@ void cairn_body_destroy(cairn_world *world, cairn_body_id id)
     if (b == NULL)
         return;
     islands_wake(world, id.index);
+    body_set_awake(world, id.index, false);
     contacts_remove_body(world, id.index);
     if (b->proxy >= 0)
         broadphase_destroy_proxy(&world->broadphase, b->proxy);

@@ -12,8 +12,8 @@ static void disable(cairn_world *world, body *b, uint32_t index)
     islands_wake_touching(world, index);
     broadphase_destroy_proxy(&world->broadphase, b->proxy);
     b->proxy = -1;
+    body_set_awake(world, index, false);
     b->enabled = false;
-    b->awake = false;
 }
 
 bool cairn_body_set_enabled(cairn_world *world, cairn_body_id id, bool enabled)
@@ -30,7 +30,7 @@ bool cairn_body_set_enabled(cairn_world *world, cairn_body_id id, bool enabled)
     if (!body_create_proxy(world, b, id.index))
         return false; /* error set by the broadphase */
     b->enabled = true;
-    b->awake = b->type != CAIRN_STATIC;
+    body_set_awake(world, id.index, true);
     b->sleep_time = 0.0f;
     return true;
 }

@@ -149,8 +149,8 @@ bool cairn_body_apply_angular_impulse(cairn_world *world, cairn_body_id id, vec3
 
 void bodies_clear_forces(cairn_world *world)
 {
-    for (int i = 0; i < world->bodies.count; ++i) {
-        body *b = &world->bodies.data[i];
+    for (int k = 0; k < world->awake.count; ++k) {
+        body *b = &world->bodies.data[world->awake.data[k]];
         b->force = glms_vec3_zero();
         b->torque = glms_vec3_zero();
     }

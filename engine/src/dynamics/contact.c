@@ -45,13 +45,76 @@ contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)
     return c;
 }
 
-void contacts_refresh_material(cairn_world *world, uint32_t body_index)
+static void refresh_in(cairn_world *world, contact_array *contacts, uint32_t body_index)
 {
-    for (int i = 0; i < world->contacts.count; ++i) {
-        contact *c = &world->contacts.data[i];
+    for (int i = 0; i < contacts->count; ++i) {
+        contact *c = &contacts->data[i];
         if (c->body_a == body_index || c->body_b == body_index)
             combine_materials(world, c);
     }
+}
+
+void contacts_refresh_material(cairn_world *world, uint32_t body_index)
+{
+    refresh_in(world, &world->contacts, body_index);
+    refresh_in(world, &world->parked, body_index);
+}
+
+static bool is_parked_pair(const cairn_world *world, const contact *c)
+{
+    return !world->bodies.data[c->body_a].awake && !world->bodies.data[c->body_b].awake;
+}
+
+void contacts_park(cairn_world *world)
+{
+    world->park_pending = false;
+    int parking = 0;
+    for (int i = 0; i < world->contacts.count; ++i)
+        parking += is_parked_pair(world, &world->contacts.data[i]);
+    if (parking == 0 || !array_reserve(&world->parked, world->parked.count + parking))
+        return; /* out of memory: the contacts stay in the walked array, which is still right */
+    int kept = 0;
+    for (int i = 0; i < world->contacts.count; ++i) {
+        const contact *c = &world->contacts.data[i];
+        if (is_parked_pair(world, c))
+            world->parked.data[world->parked.count++] = *c;
+        else
+            world->contacts.data[kept++] = *c;
+    }
+    world->contacts.count = kept;
+}
+
+/* Moves the parked contacts that `wanted` selects back into the sorted array. */
+static bool unpark_where(cairn_world *world, bool all)
+{
+    if (!array_reserve(&world->contacts, world->contacts.count + world->parked.count))
+        return false;
+    int kept = 0, before = world->contacts.count;
+    for (int i = 0; i < world->parked.count; ++i) {
+        const contact *c = &world->parked.data[i];
+        if (all || !is_parked_pair(world, c))
+            world->contacts.data[world->contacts.count++] = *c;
+        else
+            world->parked.data[kept++] = *c;
+    }
+    world->parked.count = kept;
+    if (world->contacts.count != before)
+        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact), compare_pairs);
+    return true;
+}
+
+bool contacts_unpark(cairn_world *world)
+{
+    if (!world->unpark_pending)
+        return true;
+    world->unpark_pending = false;
+    return unpark_where(world, false);
+}
+
+bool contacts_unpark_all(cairn_world *world)
+{
+    world->park_pending = true; /* what still sleeps is parked again at the next island pass */
+    return unpark_where(world, true);
 }
 
 static bool pair_before(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1)
@@ -81,6 +144,9 @@ static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int
 
 bool contacts_update_pairs(cairn_world *world)
 {
+    /* A removed pair always has a moved, so awake, body: its contact is in the walked array. */
+    if (!contacts_unpark(world))
+        return false;
     int removed_count, added_count;
     const broadphase_pair *removed = broadphase_removed(&world->broadphase, &removed_count);
     const broadphase_pair *added = broadphase_added(&world->broadphase, &added_count);
@@ -97,17 +163,23 @@ bool contacts_update_pairs(cairn_world *world)
     return true;
 }
 
-void contacts_remove_body(cairn_world *world, uint32_t body_index)
+static void remove_body_from(cairn_world *world, contact_array *contacts, uint32_t body_index)
 {
     int kept = 0;
-    for (int i = 0; i < world->contacts.count; ++i) {
-        contact *c = &world->contacts.data[i];
+    for (int i = 0; i < contacts->count; ++i) {
+        contact *c = &contacts->data[i];
         if (c->body_a != body_index && c->body_b != body_index)
-            world->contacts.data[kept++] = *c;
+            contacts->data[kept++] = *c;
         else
             events_contact_gone(world, c);
     }
-    world->contacts.count = kept;
+    contacts->count = kept;
+}
+
+void contacts_remove_body(cairn_world *world, uint32_t body_index)
+{
+    remove_body_from(world, &world->contacts, body_index);
+    remove_body_from(world, &world->parked, body_index);
 }
 
 /* A body that is dynamic and asleep, touched by an awake one, wakes with its island. */
@@ -225,9 +297,12 @@ void contacts_collide(cairn_world *world, float dt)
                 wake_on_touch(world, c);
             record_events(world, c);
         }
-        /* Sleeping contacts keep their manifolds: they still count as touching. */
+        /* Sleeping contacts that are not parked yet keep their manifolds and still count. */
         world->stats.contacts += c->touching;
         world->stats.points += c->manifold.point_count;
     }
     world->stats.gjk_iterations = queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
+    /* Bodies woken by a touch bring their parked contacts (with valid manifolds: nothing moved
+       while they slept) into this step's solve. */
+    contacts_unpark(world);
 }

@@ -61,6 +61,8 @@ static int count_missing(const cairn_world *world)
    changes when memory runs out. */
 static bool refilter(cairn_world *world)
 {
+    if (!contacts_unpark_all(world))
+        return false;
     if (!array_reserve(&world->contacts, world->contacts.count + count_missing(world)))
         return false;
     int kept = 0;

@@ -221,6 +221,14 @@ static void prepare_friction(solver_contact *sc, const manifold *m, vec3s n, con
     f->impulse[2] = m->twist_impulse * warm;
 }
 
+/* A body the step does not move (static, asleep) but a contact touches: at rest, no motion. */
+static void rest_body(solver *s, uint32_t index)
+{
+    velocities_rest(s->velocities, index);
+    s->moved[index] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
+    s->pseudo[index] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
+}
+
 static void prepare_contact(solver *s, solver_contact *sc, contact *c, float warm)
 {
     cairn_world *w = s->world;
@@ -228,6 +236,10 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, float war
     sc->b = &w->bodies.data[c->body_b];
     sc->index_a = (int)c->body_a;
     sc->index_b = (int)c->body_b;
+    if (!sc->a->awake)
+        rest_body(s, c->body_a);
+    if (!sc->b->awake)
+        rest_body(s, c->body_b);
     sc->va = &s->velocities[c->body_a];
     sc->vb = &s->velocities[c->body_b];
     vec3s n = c->manifold.normal, t[2];
@@ -433,10 +445,8 @@ static void move_bodies(solver *s, const motion_offset *offsets)
     uint64_t start = timer_ticks();
     integrate_positions(s->world, s->h, s->velocities, offsets);
     v4 h = v4_splat(s->h);
-    for (int i = 0; i < s->world->bodies.count; ++i) {
-        const body *b = &s->world->bodies.data[i];
-        if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
-            continue;
+    for (int k = 0; k < s->world->awake.count; ++k) {
+        uint32_t i = s->world->awake.data[k];
         v4 v = v4_from(s->velocities[i].linear), w = v4_from(s->velocities[i].angular);
         if (offsets) {
             v += v4_from(offsets[i].linear);
@@ -475,8 +485,8 @@ static int passes(int total, int substeps)
 static void split_impulse_positions(solver *s)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
-    for (int i = 0; i < s->world->bodies.count; ++i)
-        s->pseudo[i] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
+    for (int k = 0; k < s->world->awake.count; ++k)
+        s->pseudo[s->world->awake.data[k]] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
     for (int i = 0; i < s->contact_count; ++i)
         for (int p = 0; p < s->contacts[i].point_count; ++p)
             s->contacts[i].points[p].pseudo_impulse = 0.0f;
@@ -529,8 +539,8 @@ void solver_step(cairn_world *world, float dt)
     velocities_load(world, s.velocities);
     s.pseudo = arena_push(&world->scratch, sizeof(motion_offset) * bodies, "pseudo velocities");
     s.moved = arena_push(&world->scratch, sizeof(body_motion) * bodies, "motion this step");
-    for (int i = 0; i < world->bodies.count; ++i)
-        s.moved[i] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
+    for (int k = 0; k < world->awake.count; ++k)
+        s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
     s.contact_count = prepare_contacts(&s);
     for (int i = 0; i < settings->substeps; ++i)
         substep(&s, settings->position_correction);

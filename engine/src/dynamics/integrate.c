@@ -27,25 +27,28 @@ static vec3s keep_angular_momentum(const body *b, versors before, vec3s w)
 
 void velocities_load(const cairn_world *world, body_velocity *velocities)
 {
-    for (int i = 0; i < world->bodies.count; ++i) {
+    for (int k = 0; k < world->awake.count; ++k) {
+        uint32_t i = world->awake.data[k];
         const body *b = &world->bodies.data[i];
-        bool moving = b->alive && b->awake && b->type != CAIRN_STATIC;
         velocities[i] = (body_velocity){
-            .linear = moving ? b->linear_velocity : glms_vec3_zero(),
-            .inverse_mass = moving ? b->inverse_mass : 0.0f,
-            .angular = moving ? b->angular_velocity : glms_vec3_zero(),
+            .linear = b->linear_velocity,
+            .inverse_mass = b->inverse_mass,
+            .angular = b->angular_velocity,
         };
     }
 }
 
+void velocities_rest(body_velocity *velocities, uint32_t index)
+{
+    velocities[index] = (body_velocity){.linear = glms_vec3_zero(), .angular = glms_vec3_zero()};
+}
+
 void velocities_store(cairn_world *world, const body_velocity *velocities)
 {
-    for (int i = 0; i < world->bodies.count; ++i) {
-        body *b = &world->bodies.data[i];
-        if (b->alive && b->awake && b->type != CAIRN_STATIC) {
-            b->linear_velocity = velocities[i].linear;
-            b->angular_velocity = velocities[i].angular;
-        }
+    for (int k = 0; k < world->awake.count; ++k) {
+        uint32_t i = world->awake.data[k];
+        world->bodies.data[i].linear_velocity = velocities[i].linear;
+        world->bodies.data[i].angular_velocity = velocities[i].angular;
     }
 }
 
@@ -54,11 +57,11 @@ void integrate_velocities(cairn_world *world, float h, body_velocity *velocities
     const cairn_world_def *def = &world->def;
     float linear_damping = 1.0f / (1.0f + h * def->linear_damping);
     float angular_damping = 1.0f / (1.0f + h * def->angular_damping);
-    for (int i = 0; i < world->bodies.count; ++i) {
-        const body *b = &world->bodies.data[i];
-        if (!b->alive || !b->awake || b->type != CAIRN_DYNAMIC)
+    for (int k = 0; k < world->awake.count; ++k) {
+        const body *b = &world->bodies.data[world->awake.data[k]];
+        if (b->type != CAIRN_DYNAMIC)
             continue;
-        body_velocity *state = &velocities[i];
+        body_velocity *state = &velocities[world->awake.data[k]];
         vec3s acceleration = glms_vec3_add(glms_vec3_scale(def->gravity, b->gravity_scale),
                                            glms_vec3_scale(b->force, b->inverse_mass));
         vec3s angular_acceleration = glms_mat3_mulv(b->inverse_inertia, b->torque);
@@ -94,10 +97,9 @@ static versors rotate_exact(versors q, vec3s w, float h)
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
                          const motion_offset *offsets)
 {
-    for (int i = 0; i < world->bodies.count; ++i) {
+    for (int k = 0; k < world->awake.count; ++k) {
+        uint32_t i = world->awake.data[k];
         body *b = &world->bodies.data[i];
-        if (!b->alive || !b->awake || b->type == CAIRN_STATIC)
-            continue;
         vec3s v = velocities[i].linear, w = velocities[i].angular;
         if (offsets) {
             v = glms_vec3_add(v, offsets[i].linear);

@@ -1,6 +1,7 @@
 /* Islands and sleep: dynamic bodies linked by touching contacts form an island; it sleeps when
-   every body in it stayed below the sleep velocities for time_to_sleep. Sleeping bodies are
-   skipped by the broadphase, the narrow phase (unless touched) and the solver. */
+   every body in it stayed below the sleep velocities for time_to_sleep. Only awake bodies and
+   the contacts the step walks take part, so a sleeping island costs nothing until it wakes;
+   waking spreads through the parked contacts. */
 #include "dynamics/world_state.h"
 
 static int find_root(int *parent, int i)
@@ -21,9 +22,9 @@ static bool is_moving_kinematic(const body *b)
 static void update_sleep_times(cairn_world *world, float dt)
 {
     const cairn_solver_settings *s = &world->def.solver;
-    for (int i = 0; i < world->bodies.count; ++i) {
-        body *b = &world->bodies.data[i];
-        if (!b->alive || !b->awake || b->type != CAIRN_DYNAMIC)
+    for (int k = 0; k < world->awake.count; ++k) {
+        body *b = &world->bodies.data[world->awake.data[k]];
+        if (b->type != CAIRN_DYNAMIC)
             continue;
         bool slow = glms_vec3_norm(b->linear_velocity) < s->sleep_linear_velocity &&
                     glms_vec3_norm(b->angular_velocity) < s->sleep_angular_velocity;
@@ -31,7 +32,8 @@ static void update_sleep_times(cairn_world *world, float dt)
     }
 }
 
-/* Unions touching dynamic pairs; a moving kinematic body keeps what it touches awake. */
+/* Unions touching awake dynamic pairs (by their slots in the awake set); a moving kinematic
+   body keeps what it touches awake. */
 static void link_islands(cairn_world *world, int *parent)
 {
     for (int i = 0; i < world->contacts.count; ++i) {
@@ -43,47 +45,69 @@ static void link_islands(cairn_world *world, int *parent)
             b->sleep_time = 0.0f;
         if (is_moving_kinematic(b))
             a->sleep_time = 0.0f;
-        if (a->type == CAIRN_DYNAMIC && b->type == CAIRN_DYNAMIC) {
-            int ra = find_root(parent, (int)c->body_a), rb = find_root(parent, (int)c->body_b);
+        if (a->type == CAIRN_DYNAMIC && b->type == CAIRN_DYNAMIC && a->awake_slot >= 0 &&
+            b->awake_slot >= 0) {
+            int ra = find_root(parent, a->awake_slot), rb = find_root(parent, b->awake_slot);
             if (ra != rb)
                 parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;
         }
     }
 }
 
-void islands_update(cairn_world *world, float dt)
+/* The awake dynamic bodies whose whole island has been slow for long enough. */
+static int find_sleepers(cairn_world *world, int *parent, float *island_time, uint32_t *out)
 {
-    update_sleep_times(world, dt);
-    int n = world->bodies.count;
-    if (n == 0)
-        return;
-    int *parent = arena_push(&world->scratch, sizeof(int) * (size_t)n, "island parents");
-    float *island_time = arena_push(&world->scratch, sizeof(float) * (size_t)n, "island times");
-    for (int i = 0; i < n; ++i) {
-        parent[i] = i;
-        island_time[i] = 1e30f;
+    int n = world->awake.count, count = 0;
+    for (int k = 0; k < n; ++k) {
+        parent[k] = k;
+        island_time[k] = 1e30f;
     }
     link_islands(world, parent);
-    for (int i = 0; i < n; ++i) {
-        const body *b = &world->bodies.data[i];
-        if (b->alive && b->awake && b->type == CAIRN_DYNAMIC) {
-            int root = find_root(parent, i);
+    for (int k = 0; k < n; ++k) {
+        const body *b = &world->bodies.data[world->awake.data[k]];
+        if (b->type == CAIRN_DYNAMIC) {
+            int root = find_root(parent, k);
             island_time[root] =
                 island_time[root] < b->sleep_time ? island_time[root] : b->sleep_time;
         }
     }
-    for (int i = 0; i < n; ++i) {
-        body *b = &world->bodies.data[i];
-        if (!b->alive || !b->awake || b->type != CAIRN_DYNAMIC)
-            continue;
-        if (island_time[find_root(parent, i)] >= world->def.solver.time_to_sleep) {
-            b->awake = false;
-            b->linear_velocity = glms_vec3_zero();
-            b->angular_velocity = glms_vec3_zero();
-        }
+    for (int k = 0; k < n; ++k) {
+        uint32_t index = world->awake.data[k];
+        if (world->bodies.data[index].type == CAIRN_DYNAMIC &&
+            island_time[find_root(parent, k)] >= world->def.solver.time_to_sleep)
+            out[count++] = index;
     }
-    arena_pop(&world->scratch, island_time);
-    arena_pop(&world->scratch, parent);
+    return count;
+}
+
+static void fall_asleep(cairn_world *world, uint32_t index)
+{
+    body *b = &world->bodies.data[index];
+    body_set_awake(world, index, false);
+    b->sleep_time = 0.0f;
+    b->linear_velocity = glms_vec3_zero();
+    b->angular_velocity = glms_vec3_zero();
+}
+
+void islands_update(cairn_world *world, float dt)
+{
+    update_sleep_times(world, dt);
+    int n = world->awake.count;
+    if (n > 0) {
+        size_t count = (size_t)n;
+        int *parent = arena_push(&world->scratch, sizeof(int) * count, "island parents");
+        float *island_time = arena_push(&world->scratch, sizeof(float) * count, "island times");
+        uint32_t *sleepers = arena_push(&world->scratch, sizeof(uint32_t) * count, "sleepers");
+        /* Found first, then put to sleep: sleeping reorders the awake set. */
+        int sleeping = find_sleepers(world, parent, island_time, sleepers);
+        for (int i = 0; i < sleeping; ++i)
+            fall_asleep(world, sleepers[i]);
+        arena_pop(&world->scratch, sleepers);
+        arena_pop(&world->scratch, island_time);
+        arena_pop(&world->scratch, parent);
+    }
+    if (world->park_pending)
+        contacts_park(world);
 }
 
 /* A touching contact between two enabled dynamic bodies: they share an island. */
@@ -91,6 +115,28 @@ static bool links_dynamic_pair(const contact *c, const body *a, const body *b)
 {
     return c->touching && a->type == CAIRN_DYNAMIC && b->type == CAIRN_DYNAMIC && a->enabled &&
            b->enabled;
+}
+
+/* One sweep over a contact array: wakes (or puts to sleep) the far side of every link whose
+   two bodies disagree. Returns whether anything changed. */
+static bool spread(cairn_world *world, const contact_array *contacts, bool awake)
+{
+    bool changed = false;
+    for (int i = 0; i < contacts->count; ++i) {
+        const contact *c = &contacts->data[i];
+        body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
+        if (!links_dynamic_pair(c, a, b) || a->awake == b->awake)
+            continue;
+        uint32_t other = a->awake == awake ? c->body_b : c->body_a;
+        if (awake) {
+            body_set_awake(world, other, true);
+            world->bodies.data[other].sleep_time = 0.0f;
+        } else {
+            fall_asleep(world, other);
+        }
+        changed = true;
+    }
+    return changed;
 }
 
 void islands_wake(cairn_world *world, uint32_t body_index)
@@ -102,28 +148,17 @@ void islands_wake(cairn_world *world, uint32_t body_index)
         start->sleep_time = 0.0f;
         return;
     }
-    start->awake = true;
+    body_set_awake(world, body_index, true);
     start->sleep_time = 0.0f;
-    /* Spread over touching contacts until nothing changes (islands are small and this is rare). */
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < world->contacts.count; ++i) {
-            const contact *c = &world->contacts.data[i];
-            body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-            if (!links_dynamic_pair(c, a, b) || a->awake == b->awake)
-                continue;
-            body *sleeper = a->awake ? b : a;
-            sleeper->awake = true;
-            sleeper->sleep_time = 0.0f;
-            changed = true;
-        }
+    /* Spread until nothing changes (islands are small and waking is an event, not a step). */
+    while (spread(world, &world->parked, true) | spread(world, &world->contacts, true)) {
     }
 }
 
-void islands_wake_touching(cairn_world *world, uint32_t body_index)
+static void wake_touching_in(cairn_world *world, const contact_array *contacts, uint32_t body_index)
 {
-    for (int i = 0; i < world->contacts.count; ++i) {
-        const contact *c = &world->contacts.data[i];
+    for (int i = 0; i < contacts->count; ++i) {
+        const contact *c = &contacts->data[i];
         if (!c->touching)
             continue;
         if (c->body_a == body_index)
@@ -133,12 +168,10 @@ void islands_wake_touching(cairn_world *world, uint32_t body_index)
     }
 }
 
-static void fall_asleep(body *b)
+void islands_wake_touching(cairn_world *world, uint32_t body_index)
 {
-    b->awake = false;
-    b->sleep_time = 0.0f;
-    b->linear_velocity = glms_vec3_zero();
-    b->angular_velocity = glms_vec3_zero();
+    wake_touching_in(world, &world->contacts, body_index);
+    wake_touching_in(world, &world->parked, body_index);
 }
 
 void islands_sleep(cairn_world *world, uint32_t body_index)
@@ -146,17 +179,8 @@ void islands_sleep(cairn_world *world, uint32_t body_index)
     body *start = &world->bodies.data[body_index];
     if (start->type != CAIRN_DYNAMIC || !start->enabled || !start->awake)
         return;
-    fall_asleep(start);
+    fall_asleep(world, body_index);
     /* The whole island, or a touching awake neighbour would wake the body at the next step. */
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int i = 0; i < world->contacts.count; ++i) {
-            const contact *c = &world->contacts.data[i];
-            body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-            if (!links_dynamic_pair(c, a, b) || a->awake == b->awake)
-                continue;
-            fall_asleep(a->awake ? a : b);
-            changed = true;
-        }
+    while (spread(world, &world->contacts, false) | spread(world, &world->parked, false)) {
     }
 }

@@ -26,6 +26,10 @@ struct cairn_world {
     body_array bodies; /* indexed by id index; dead slots have alive == false */
     broadphase broadphase;
     contact_array contacts; /* sorted by (body_a, body_b): a deterministic solver order */
+    contact_array parked;   /* contacts between bodies that all sleep (any order) */
+    ARRAY(uint32_t) awake;  /* indices of the bodies the step moves (awake_set.c) */
+    bool park_pending;      /* a body fell asleep: park its contacts at the island pass */
+    bool unpark_pending;    /* a body woke: bring its parked contacts back */
     arena scratch;          /* per-step memory, empty between steps */
     event_arrays events;    /* cleared when a step starts */
     cairn_step_stats stats;
@@ -38,6 +42,17 @@ body *world_body(const cairn_world *world, cairn_body_id id, const char *functio
 
 /* Contacts: follow the broadphase's added/removed pairs, then run the narrow phase. */
 bool contacts_update_pairs(cairn_world *world);
+/* Parking (contact.c): contacts whose bodies all sleep leave the array the step walks, and
+   come back (sorted in) when one of their bodies wakes. */
+void contacts_park(cairn_world *world);
+bool contacts_unpark(cairn_world *world);
+/* Brings every parked contact back (before a change that must see them all, e.g. refiltering). */
+bool contacts_unpark_all(cairn_world *world);
+/* The awake set (awake_set.c). Reserve room for every body at creation, so that waking never
+   allocates; body_set_awake keeps body->awake and the set in step (static, disabled and dead
+   bodies are never awake). */
+bool awake_set_reserve(cairn_world *world, int bodies);
+void body_set_awake(cairn_world *world, uint32_t index, bool awake);
 void contacts_collide(cairn_world *world, float dt);
 /* Event recording (events.c). */
 void events_clear(cairn_world *world);

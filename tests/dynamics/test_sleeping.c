@@ -1,0 +1,98 @@
+/* Sleeping bodies cost nothing per step: once an island sleeps, its bodies leave the awake set
+   and its contacts are parked, so a step walks none of them (observed through the step
+   statistics, which count what the step walked). Waking brings them back intact. */
+#include "dynamics/scene_helpers.h"
+
+static cairn_body_id add_box(cairn_world *world, vec3s position)
+{
+    return scene_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), SCENE_RADIUS), CAIRN_DYNAMIC,
+                      scene_at(position), 1000.0f, 0.6f, 0.0f);
+}
+
+static void step_until_asleep(cairn_world *world, int max_steps)
+{
+    for (int n = 0; n < max_steps; ++n) {
+        cairn_world_step(world, SCENE_DT);
+        if (cairn_world_step_stats(world).awake_bodies == 0)
+            return;
+    }
+    cr_assert_fail("still %d bodies awake after %d steps",
+                   cairn_world_step_stats(world).awake_bodies, max_steps);
+}
+
+Test(sleeping, a_sleeping_grid_walks_no_body_and_no_contact)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id boxes[100];
+    for (int i = 0; i < 100; ++i)
+        boxes[i] = add_box(world, v3(2.0f * (float)(i % 10), 0.5f, 2.0f * (float)(i / 10)));
+    step_until_asleep(world, 300);
+    uint64_t hash = cairn_world_state_hash(world);
+    for (int n = 0; n < 10; ++n) {
+        cairn_world_step(world, SCENE_DT);
+        cairn_step_stats st = cairn_world_step_stats(world);
+        cr_assert_eq(st.bodies, 101);
+        cr_assert_eq(st.awake_bodies, 0);
+        cr_assert_eq(st.contacts, 0, "a sleeping world walked %d contacts", st.contacts);
+        cr_assert_eq(st.points, 0);
+        cr_assert_eq(st.manifolds_reused + st.cache_hits + st.epa_calls, 0);
+    }
+    cr_assert_eq(cairn_world_state_hash(world), hash, "sleeping bodies moved");
+
+    /* Waking one box brings back its contact (with the floor) and nothing else. */
+    cairn_body_apply_impulse(world, boxes[55], v3(0, 2000, 0), scene_position(world, boxes[55]));
+    cairn_world_step(world, SCENE_DT);
+    cairn_step_stats st = cairn_world_step_stats(world);
+    cr_expect_eq(st.awake_bodies, 1);
+    cr_expect_leq(st.contacts, 1);
+    cr_expect(cairn_body_is_awake(world, boxes[55]));
+    cr_expect_not(cairn_body_is_awake(world, boxes[54]));
+    step_until_asleep(world, 600);
+    cr_expect_float_eq(scene_position(world, boxes[55]).y, 0.5f, 0.01f);
+    cairn_world_destroy(world);
+}
+
+/* A box dropped on a sleeping stack wakes the whole island through the parked contacts, and the
+   stack still holds it: the revived manifolds are right. */
+Test(sleeping, a_box_dropped_on_a_sleeping_stack_wakes_it_and_rests_on_top)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id stack[5];
+    for (int i = 0; i < 5; ++i)
+        stack[i] = add_box(world, v3(0, 0.5f + (float)i, 0));
+    step_until_asleep(world, 300);
+    float bottom_y = scene_position(world, stack[0]).y;
+    cairn_body_id dropped = add_box(world, v3(0, 6.5f, 0));
+    bool bottom_woke = false;
+    for (int n = 0; n < 60; ++n) {
+        cairn_world_step(world, SCENE_DT);
+        bottom_woke = bottom_woke || cairn_body_is_awake(world, stack[0]);
+    }
+    cr_expect(bottom_woke, "the touch did not spread to the bottom of the stack");
+    step_until_asleep(world, 600);
+    cr_expect_float_eq(scene_position(world, dropped).y, 5.5f, 0.03f);
+    cr_expect_float_eq(scene_position(world, stack[0]).y, bottom_y, 0.01f);
+    for (int i = 0; i < 5; ++i) {
+        vec3s p = scene_position(world, stack[i]);
+        cr_expect(fabsf(p.x) < 0.01f && fabsf(p.z) < 0.01f, "box %d slid to (%g, %g)", i, p.x, p.z);
+    }
+    cairn_world_destroy(world);
+}
+
+/* Destroying a body under a sleeping one: the sleeper wakes and falls to the floor. */
+Test(sleeping, destroying_the_support_wakes_and_drops_the_sleeper)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id lower = add_box(world, v3(0, 0.5f, 0));
+    cairn_body_id upper = add_box(world, v3(0, 1.5f, 0));
+    step_until_asleep(world, 300);
+    cairn_body_destroy(world, lower);
+    cr_expect(cairn_body_is_awake(world, upper));
+    for (int n = 0; n < 120; ++n)
+        cairn_world_step(world, SCENE_DT);
+    cr_expect_float_eq(scene_position(world, upper).y, 0.5f, 0.02f);
+    cairn_world_destroy(world);
+}
