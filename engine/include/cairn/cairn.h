@@ -6,5 +6,7 @@
 #include <cairn/shape.h>
 #include <cairn/collision.h>
 #include <cairn/world.h>
+#include <cairn/world_tuning.h>
+#include <cairn/debug_draw.h>
 
 #endif
