@@ -175,8 +175,8 @@ bool app_apply_input(app *a, const input_frame *in, int width, int height, bool 
     pick(a, in, width, height);
     time_scale(a, actions);
     toggle_views(a, in);
-    if (in->tune != TUNE_NONE) {
-        tune(a, in->tune);
+    for (int i = 0; i < in->tune_count; ++i) {
+        tune(a, in->tune[i]);
     }
     return true;
 }

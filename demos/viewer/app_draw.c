@@ -9,7 +9,7 @@
 
 #define GRAPH_WIDTH  400.0f
 #define GRAPH_HEIGHT 90.0f
-#define PAIR_LIFT    3.0f /* metres above the selected body where A - B is sketched */
+#define PAIR_ASIDE   4.0f /* metres to the right of the selected body where A - B is sketched */
 
 static const struct {
     uint32_t bit;
@@ -40,7 +40,11 @@ static void draw_pair(app *a, const cairn_debug_draw *api)
         return;
     }
     cairn_transform xs = cairn_body_transform(w, s), xp = cairn_body_transform(w, p);
-    vec3s origin = glms_vec3_add(xs.position, (vec3s){{0.0f, PAIR_LIFT, 0.0f}});
+    /* A - B is centred near xs - xp: shift its origin so the sketch sits beside the pair. */
+    vec3s right = glms_vec3_normalize(
+        glms_vec3_cross(camera_forward(&a->camera), (vec3s){{0.0f, 1.0f, 0.0f}}));
+    vec3s centre = glms_vec3_add(xs.position, glms_vec3_scale(right, PAIR_ASIDE));
+    vec3s origin = glms_vec3_sub(centre, glms_vec3_sub(xs.position, xp.position));
     cairn_pair_debug_draw(cairn_body_shape(w, s), xs, cairn_body_shape(w, p), xp, origin, api,
                           NULL);
 }
@@ -135,12 +139,13 @@ void app_draw_overlay(app *a, int width, int height)
         help_text(a, text, sizeof text);
         overlay_text(a->overlay, OVERLAY_TOP_LEFT, top, text);
     }
+    bool panels = a->show_panels && !a->show_help; /* the help is tall: it takes their place */
     if (a->show_scenes) {
         scene_list_format(&a->scenes, scene_list_find(&a->scenes, a->scene.path), text,
                           sizeof text);
         overlay_text(a->overlay, OVERLAY_TOP_RIGHT, 0, text);
     }
-    if (a->show_panels) {
+    if (panels) {
         int bottom = 0;
         tuning_panel(a, &bottom);
         float x = (float)width - GRAPH_WIDTH - 8.0f, y = (float)height - GRAPH_HEIGHT - 8.0f;

@@ -105,7 +105,10 @@ static void handle_key(const SDL_KeyboardEvent *key, input_frame *frame)
     }
     frame->actions |= key_action(k, shift, ctrl);
     tune_action t = tune_key(k, shift);
-    frame->tune = t != TUNE_NONE ? t : frame->tune;
+    int capacity = (int)(sizeof frame->tune / sizeof frame->tune[0]);
+    if (t != TUNE_NONE && frame->tune_count < capacity) {
+        frame->tune[frame->tune_count++] = t;
+    }
 }
 
 void input_handle(const SDL_Event *event, camera *cam, int viewport_height,

@@ -36,7 +36,8 @@ typedef struct input_frame {
     unsigned actions;
     uint32_t layer_toggles; /* bits of debug layers whose key was pressed (see input.c) */
     bool layers_off;        /* 0: every layer off */
-    tune_action tune;
+    tune_action tune[8];    /* in key order; several keys may arrive in one frame */
+    int tune_count;
     int mouse_x, mouse_y; /* cursor of the last pick, drag or aimed shot */
 } input_frame;
 

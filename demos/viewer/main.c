@@ -49,7 +49,9 @@ static bool app_start(app *a)
     a->clock.paused = a->opt.paused;
     /* A capture should run as fast as it can; an interactive view should not tear. */
     bool capture = a->opt.screenshot_path || a->opt.record_dir;
-    if (!window_open(&a->win, "cairn-demo", WINDOW_WIDTH, WINDOW_HEIGHT, !capture)) {
+    int width = a->opt.width ? a->opt.width : WINDOW_WIDTH;
+    int height = a->opt.height ? a->opt.height : WINDOW_HEIGHT;
+    if (!window_open(&a->win, "cairn-demo", width, height, !capture)) {
         return false;
     }
     snprintf(a->gl_renderer, sizeof a->gl_renderer, "%s", (const char *)glGetString(GL_RENDERER));
@@ -82,7 +84,7 @@ static void app_stop(app *a)
 
 static input_frame poll_events(app *a, int height)
 {
-    input_frame frame = {.tune = TUNE_NONE};
+    input_frame frame = {.tune_count = 0};
     SDL_Event event;
     while (SDL_PollEvent(&event)) {
         input_handle(&event, &a->camera, height, &a->input, &frame);

@@ -11,6 +11,7 @@ typedef struct options {
     const char *record_dir; /* every frame saved as DIR/frame_NNNNNN.png */
     const char *shader_dir; /* NULL: $CAIRN_SHADER_DIR, the source tree, the install location */
     int frames;             /* 0: run until the user quits */
+    int width, height;      /* window size in pixels (--size WxH); 0: 1280x720 */
     unsigned layers;        /* debug layers on at start: bit k-1 for key k (--layers 125) */
     bool paused;
 } options;
