@@ -35,6 +35,7 @@ typedef struct app {
     stats_graph graph;
     uint32_t layers; /* CAIRN_DEBUG_DRAW_* bits plus LAYER_PAIR */
     bool show_help, show_scenes, show_panels;
+    bool hide_stats;       /* --no-overlay: no stats panel either (G brings the panels back) */
     char status[256];      /* a passing message (reloads, screenshots, errors) */
     double status_seconds; /* how long it stays */
     bool screenshot_requested;

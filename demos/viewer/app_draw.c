@@ -130,8 +130,11 @@ void app_draw_overlay(app *a, int width, int height)
     }
     overlay_begin(a->overlay, width, height);
     char text[1024];
-    stats_text(a, text, sizeof text);
-    int top = overlay_text(a->overlay, OVERLAY_TOP_LEFT, 0, text);
+    int top = 0;
+    if (!a->hide_stats || a->show_panels) {
+        stats_text(a, text, sizeof text);
+        top = overlay_text(a->overlay, OVERLAY_TOP_LEFT, 0, text);
+    }
     if (a->status_seconds > 0.0 && a->status[0]) {
         top += overlay_text(a->overlay, OVERLAY_TOP_LEFT, top, a->status);
     }

@@ -41,7 +41,8 @@ static bool app_start(app *a)
     char scene_dir[512];
     scene_dir_find(scene_dir, sizeof scene_dir);
     scene_list_read(&a->scenes, scene_dir);
-    a->show_panels = true;
+    a->show_panels = !a->opt.no_overlay;
+    a->hide_stats = a->opt.no_overlay;
     a->layers = a->opt.layers;
     if (!app_load_scene(a) || (a->opt.record_dir && !make_record_dir(a->opt.record_dir))) {
         return false;
@@ -110,7 +111,7 @@ static bool save_frame(app *a, int width, int height, bool last_frame)
 {
     char path[1200];
     if (a->opt.record_dir) {
-        snprintf(path, sizeof path, "%s/frame_%06d.png", a->opt.record_dir, a->frames_drawn);
+        snprintf(path, sizeof path, "%s/frame_%06d.png", a->opt.record_dir, a->frames_drawn - 1);
         if (!screenshot_write_png(path, width, height)) {
             return false;
         }
@@ -179,6 +180,15 @@ static void print_summary(const app *a)
     }
     printf("msaa: %d\n", a->win.samples);
     printf("renderer: %s\n", a->gl_renderer);
+    /* The last frame's camera, so a test can project body positions onto the screenshot. */
+    mat4s vp = renderer_view_projection(a->renderer);
+    printf("view_projection:");
+    for (int column = 0; column < 4; ++column) {
+        for (int row = 0; row < 4; ++row) {
+            printf(" %.9g", (double)vp.raw[column][row]);
+        }
+    }
+    printf("\n");
 }
 
 int main(int argc, char **argv)

@@ -12,11 +12,12 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: cairn-demo [SCENE.yaml] [--settings FILE.yaml] [--paused] [--layers 125]\n"
                  "                  [--screenshot OUT.png] [--frames N] [--record DIR]\n"
-                 "                  [--shaders DIR] [--size WxH]\n"
+                 "                  [--shaders DIR] [--size WxH] [--no-overlay]\n"
                  "  --settings  solver settings applied over the scene's; reloaded when saved\n"
                  "  --screenshot  save the last frame (after --frames N, default 3) and exit\n"
                  "  --record    save every frame as DIR/frame_NNNNNN.png (for a video)\n"
                  "  --shaders   directory of the .vert/.frag files\n"
+                 "  --no-overlay  the scene without text panels (G and F1 still work)\n"
                  "  --size      window size in pixels, e.g. 960x540 (default 1280x720)\n"
                  "  --layers    debug layers on at start, as their key digits (e.g. 125)\n"
                  "  keys: F1 in the window lists them all (P pause, O step, R reset, Space\n"
@@ -77,6 +78,8 @@ int options_parse(int argc, char **argv, options *opt)
             return -1;
         } else if (!strcmp(a, "--paused")) {
             opt->paused = true;
+        } else if (!strcmp(a, "--no-overlay")) {
+            opt->no_overlay = true;
         } else if (!strcmp(a, "--settings") && has_value) {
             opt->settings_path = argv[++i];
         } else if (!strcmp(a, "--record") && has_value) {

@@ -14,6 +14,7 @@ typedef struct options {
     int width, height;      /* window size in pixels (--size WxH); 0: 1280x720 */
     unsigned layers;        /* debug layers on at start: bit k-1 for key k (--layers 125) */
     bool paused;
+    bool no_overlay; /* the scene alone: for README pictures and pixel tests */
 } options;
 
 /* 0 to go on; -1 after printing the help (exit 0); 2 on bad arguments (message printed). */
