@@ -27,8 +27,9 @@ void scene_list_read(scene_list *list, const char *dir)
     }
     struct dirent *entry;
     while ((entry = readdir(d)) != NULL && list->count < SCENE_LIST_MAX) {
-        if (is_yaml(entry->d_name) && strlen(entry->d_name) < sizeof list->names[0]) {
-            snprintf(list->names[list->count++], sizeof list->names[0], "%s", entry->d_name);
+        size_t n = strlen(entry->d_name);
+        if (is_yaml(entry->d_name) && n < sizeof list->names[0]) {
+            memcpy(list->names[list->count++], entry->d_name, n + 1);
         }
     }
     closedir(d);
