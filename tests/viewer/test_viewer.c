@@ -58,13 +58,18 @@ static void read_file(const char *path, char *out, size_t capacity)
 
 /* Runs cairn-demo with args (under Xvfb when xvfb is true), capturing stdout and stderr. Leak
    reports are off for the child: Mesa's and SDL's own allocations at exit are not ours. */
-static run_result run_demo(const char *args, bool xvfb)
+static run_result run_demo_once(const char *args, bool xvfb, int attempt)
 {
-    char out_path[512], err_path[512], command[4096];
+    char out_path[512], err_path[512], server[128] = "", command[4096];
     snprintf(out_path, sizeof out_path, "%s/stdout.txt", work_dir);
     snprintf(err_path, sizeof err_path, "%s/stderr.txt", work_dir);
-    snprintf(command, sizeof command, "ASAN_OPTIONS=detect_leaks=0 %s %s %s %s >%s 2>%s",
-             xvfb ? CAIRN_XVFB_RUN : "", xvfb ? "-a -s '-screen 0 640x480x24'" : "",
+    if (xvfb) {
+        /* Other tests (the game's) start Xvfb too: search for a free display from a number of
+           our own, so two xvfb-run -a rarely race for the same one. */
+        snprintf(server, sizeof server, "%s -a -n %d -s '-screen 0 640x480x24'", CAIRN_XVFB_RUN,
+                 100 + (int)(getpid() % 400) + 7 * attempt);
+    }
+    snprintf(command, sizeof command, "ASAN_OPTIONS=detect_leaks=0 %s %s %s >%s 2>%s", server,
              CAIRN_DEMO_PATH, args, out_path, err_path);
     int status = system(command);
     run_result r;
@@ -72,6 +77,15 @@ static run_result run_demo(const char *args, bool xvfb)
     r.exit_code = WIFEXITED(status) && WEXITSTATUS(status) < 128 ? WEXITSTATUS(status) : -1;
     read_file(out_path, r.out, sizeof r.out);
     read_file(err_path, r.err, sizeof r.err);
+    return r;
+}
+
+static run_result run_demo(const char *args, bool xvfb)
+{
+    run_result r = run_demo_once(args, xvfb, 0);
+    for (int attempt = 1; attempt < 3 && xvfb && strstr(r.err, "Xvfb failed to start"); ++attempt) {
+        r = run_demo_once(args, xvfb, attempt);
+    }
     return r;
 }
 
