@@ -58,6 +58,23 @@ static void plan_slices(body_batch *b, const cairn_world *world, shape_cache *ca
     }
 }
 
+static bool same_id(cairn_body_id a, cairn_body_id b)
+{
+    return a.index == b.index && a.generation == b.generation && (a.index | a.generation) != 0;
+}
+
+/* The selection glows: its colour pushed towards a bright highlight, keeping some shading. */
+static vec4s highlight(const body_batch *b, cairn_body_id id, vec4s colour)
+{
+    static const vec3s selected = {{1.0f, 0.95f, 0.35f}}, partner = {{0.35f, 0.95f, 1.0f}};
+    bool is_selected = same_id(id, b->selected);
+    if (!is_selected && !same_id(id, b->partner)) {
+        return colour;
+    }
+    vec3s c = glms_vec3_lerp(glms_vec3(colour), is_selected ? selected : partner, 0.7f);
+    return (vec4s){{c.x, c.y, c.z, colour.w}};
+}
+
 static void place_instances(body_batch *b, const cairn_world *world, shape_cache *cache)
 {
     bool any = false, any_moving = false;
@@ -75,7 +92,7 @@ static void place_instances(body_batch *b, const cairn_world *world, shape_cache
         b->awake_count += awake ? 1 : 0;
         b->instances[m->first_instance + m->instance_count++] = (mesh_instance){
             transform_matrix(xf),
-            body_colour(type, cairn_shape_get_type(m->shape), id.index, awake),
+            highlight(b, id, body_colour(type, cairn_shape_get_type(m->shape), id.index, awake)),
         };
         cairn_aabb box = cairn_shape_bounds(m->shape, xf);
         all = any ? aabb_union(all, box) : box;

@@ -11,7 +11,8 @@ typedef struct body_batch {
     mesh_instance *instances; /* grouped by mesh, see shape_mesh.first_instance */
     int capacity;
     int body_count, awake_count;
-    cairn_aabb focus; /* the moving bodies (every body when none moves) */
+    cairn_aabb focus;                /* the moving bodies (every body when none moves) */
+    cairn_body_id selected, partner; /* drawn highlighted; null ids for none */
 } body_batch;
 
 /* Fills the batch from every body of the world and sets each cached mesh's slice. False on out

@@ -77,3 +77,24 @@ mat4s camera_projection(const camera *cam, float aspect)
 {
     return glms_perspective(cam->fov_y, aspect, 0.05f, 500.0f);
 }
+
+vec3s camera_ray(const camera *cam, float x, float y, int width, int height)
+{
+    float aspect = height > 0 ? (float)width / (float)height : 1.0f;
+    mat4s inverse = glms_mat4_inv(glms_mat4_mul(camera_projection(cam, aspect), camera_view(cam)));
+    float nx = 2.0f * x / (float)(width > 0 ? width : 1) - 1.0f;
+    float ny = 1.0f - 2.0f * y / (float)(height > 0 ? height : 1);
+    vec4s near = glms_mat4_mulv(inverse, (vec4s){{nx, ny, -1.0f, 1.0f}});
+    vec4s far = glms_mat4_mulv(inverse, (vec4s){{nx, ny, 1.0f, 1.0f}});
+    vec3s a = glms_vec3_divs(glms_vec3(near), near.w), b = glms_vec3_divs(glms_vec3(far), far.w);
+    return glms_vec3_normalize(glms_vec3_sub(b, a));
+}
+
+void camera_fly(camera *cam, float forward, float right, float up)
+{
+    vec3s f = camera_forward(cam);
+    vec3s r = glms_vec3_normalize(glms_vec3_cross(f, (vec3s){{0.0f, 1.0f, 0.0f}}));
+    vec3s move = glms_vec3_add(glms_vec3_scale(f, forward), glms_vec3_scale(r, right));
+    move.y += up;
+    cam->target = glms_vec3_add(cam->target, move);
+}

@@ -27,5 +27,9 @@ vec3s camera_eye(const camera *cam);
 vec3s camera_forward(const camera *cam);
 mat4s camera_view(const camera *cam);
 mat4s camera_projection(const camera *cam, float aspect);
+/* Unit direction from the eye through pixel (x, y) of a width x height view (y down). */
+vec3s camera_ray(const camera *cam, float x, float y, int width, int height);
+/* Moves eye and target together, in metres along the view's forward, right and world up. */
+void camera_fly(camera *cam, float forward, float right, float up);
 
 #endif

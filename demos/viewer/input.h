@@ -3,20 +3,57 @@
 #define CAIRN_DEMO_INPUT_H
 
 #include "camera.h"
+#include "tuning.h"
 
 #include <SDL.h>
 #include <stdbool.h>
 
-/* Bits of what input_handle returns. */
+/* Bits of input_frame.actions. */
 enum {
-    INPUT_QUIT = 1u << 0,  /* Esc or closing the window */
-    INPUT_PAUSE = 1u << 1, /* P: toggle pause */
-    INPUT_STEP = 1u << 2,  /* O: one step while paused (repeats while held) */
-    INPUT_RESET = 1u << 3, /* R: rebuild the scene */
-    INPUT_SHOOT = 1u << 4, /* Space: fire a sphere from the camera */
+    INPUT_QUIT = 1u << 0,          /* Esc or closing the window */
+    INPUT_PAUSE = 1u << 1,         /* P: toggle pause */
+    INPUT_STEP = 1u << 2,          /* O: one step while paused (repeats while held) */
+    INPUT_RESET = 1u << 3,         /* R: reload the scene from its file */
+    INPUT_SHOOT = 1u << 4,         /* Space: fire a sphere from the camera */
+    INPUT_SHOOT_BOX = 1u << 5,     /* B: a box from the camera; right click: along the cursor */
+    INPUT_SLOWER = 1u << 6,        /* [ */
+    INPUT_FASTER = 1u << 7,        /* ] */
+    INPUT_NEXT_SCENE = 1u << 8,    /* N */
+    INPUT_PREV_SCENE = 1u << 9,    /* Shift+N */
+    INPUT_SCENE_LIST = 1u << 10,   /* Tab: toggle the scene list */
+    INPUT_SCREENSHOT = 1u << 11,   /* Ctrl+S */
+    INPUT_HELP = 1u << 12,         /* F1 */
+    INPUT_PICK = 1u << 13,         /* left press: select and grab at the cursor */
+    INPUT_PICK_PARTNER = 1u << 14, /* Ctrl+left press: second body of the GJK pair view */
+    INPUT_RELEASE = 1u << 15,      /* left release */
+    INPUT_DRAG = 1u << 16,         /* cursor moved while grabbing */
+    INPUT_GRAPH = 1u << 17,        /* G: toggle the stats graph and tuning panel */
+    INPUT_AIM = 1u << 18,          /* with INPUT_SHOOT_BOX: along the cursor, not the view */
 };
 
-/* Applies one event to the camera; returns the INPUT_* actions it asks for (0 for none). */
-unsigned input_handle(const SDL_Event *event, camera *cam, int viewport_height);
+/* What one frame of events asks for. */
+typedef struct input_frame {
+    unsigned actions;
+    uint32_t layer_toggles; /* bits of debug layers whose key was pressed (see input.c) */
+    bool layers_off;        /* 0: every layer off */
+    tune_action tune[8];    /* in key order; several keys may arrive in one frame */
+    int tune_count;
+    int mouse_x, mouse_y; /* cursor of the last pick, drag or aimed shot */
+} input_frame;
+
+/* Whether a left drag moves a grabbed body (set by the app after a successful grab) instead of
+   orbiting. */
+typedef struct input_state {
+    bool grabbing;
+} input_state;
+
+/* Applies one event to the camera and adds what it asks for to *frame. */
+void input_handle(const SDL_Event *event, camera *cam, int viewport_height,
+                  const input_state *state, input_frame *frame);
+/* WASD fly (Q down, E up; Shift faster) from the keys held now, for `seconds` of motion. */
+void input_fly(camera *cam, double seconds);
+
+/* Debug layer bits (engine flags in the low byte, viewer-only layers above). */
+#define LAYER_PAIR (1u << 8) /* 9: the GJK view of the selected pair */
 
 #endif

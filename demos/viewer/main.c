@@ -1,35 +1,18 @@
 /* cairn-demo: opens the window, loads the scene, runs the frame loop (input, fixed-step
-   simulation, drawing), takes the screenshot and prints the run summary. */
-#include "camera.h"
-#include "input.h"
-#include "options.h"
-#include "overlay.h"
-#include "renderer.h"
-#include "scene.h"
+   simulation, drawing), saves screenshots and recorded frames, and prints the run summary. */
+#include "app.h"
 #include "screenshot.h"
 #include "shader.h"
-#include "sim_clock.h"
-#include "window.h"
 
 #include <epoxy/gl.h>
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #define WINDOW_WIDTH  1280
 #define WINDOW_HEIGHT 720
 #define FPS_SMOOTHING 0.05 /* weight of the newest frame in the displayed frame rate */
-
-typedef struct app {
-    options opt;
-    window win;
-    scene scene;
-    renderer *renderer;
-    overlay *overlay; /* NULL when its shaders fail: the view still works */
-    camera camera;
-    sim_clock clock;
-    int frames_drawn;
-    double frame_seconds; /* smoothed, for the overlay */
-    char gl_renderer[256];
-} app;
 
 static void frame_camera(app *a)
 {
@@ -40,27 +23,56 @@ static void frame_camera(app *a)
     }
 }
 
+static bool make_record_dir(const char *dir)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cairn-demo: cannot create --record directory %s: %s\n", dir,
+                strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 static bool app_start(app *a)
 {
-    if (!scene_load(&a->scene, a->opt.scene_path)) {
+    if (a->opt.scene_path) {
+        snprintf(a->scene_path, sizeof a->scene_path, "%s", a->opt.scene_path);
+    }
+    char scene_dir[512];
+    scene_dir_find(scene_dir, sizeof scene_dir);
+    scene_list_read(&a->scenes, scene_dir);
+    a->show_panels = !a->opt.no_overlay;
+    a->hide_stats = a->opt.no_overlay;
+    a->layers = a->opt.layers;
+    if (!app_load_scene(a) || (a->opt.record_dir && !make_record_dir(a->opt.record_dir))) {
         return false;
     }
     a->clock.paused = a->opt.paused;
     /* A capture should run as fast as it can; an interactive view should not tear. */
-    if (!window_open(&a->win, "cairn-demo", WINDOW_WIDTH, WINDOW_HEIGHT, !a->opt.screenshot_path)) {
+    bool capture = a->opt.screenshot_path || a->opt.record_dir;
+    int width = a->opt.width ? a->opt.width : WINDOW_WIDTH;
+    int height = a->opt.height ? a->opt.height : WINDOW_HEIGHT;
+    if (!window_open(&a->win, "cairn-demo", width, height, !capture)) {
         return false;
     }
     snprintf(a->gl_renderer, sizeof a->gl_renderer, "%s", (const char *)glGetString(GL_RENDERER));
     char shader_dir[1024];
-    shader_dir_find(shader_dir, sizeof shader_dir);
+    if (a->opt.shader_dir) {
+        snprintf(shader_dir, sizeof shader_dir, "%s", a->opt.shader_dir);
+    } else {
+        shader_dir_find(shader_dir, sizeof shader_dir);
+    }
     a->renderer = renderer_create(shader_dir);
     a->overlay = a->renderer ? overlay_create(shader_dir) : NULL;
+    a->lines = a->renderer ? debug_lines_create(shader_dir) : NULL;
     frame_camera(a);
     return a->renderer != NULL;
 }
 
 static void app_stop(app *a)
 {
+    debug_lines_destroy(a->lines);
+    a->lines = NULL;
     overlay_destroy(a->overlay);
     a->overlay = NULL;
     renderer_destroy(a->renderer);
@@ -71,62 +83,14 @@ static void app_stop(app *a)
     scene_destroy(&a->scene);
 }
 
-/* Rebuilds the scene from its source; false when it can no longer be loaded. */
-static bool app_reset(app *a)
+static input_frame poll_events(app *a, int height)
 {
-    renderer_forget_shapes(a->renderer);
-    scene_destroy(&a->scene);
-    sim_clock_reset(&a->clock);
-    return scene_load(&a->scene, a->opt.scene_path);
-}
-
-/* Applies the frame's actions; false to stop (quit, or a reset that failed). */
-static bool apply_actions(app *a, unsigned actions, bool *ok)
-{
-    if (actions & INPUT_QUIT) {
-        return false;
-    }
-    if (actions & INPUT_PAUSE) {
-        a->clock.paused = !a->clock.paused;
-    }
-    if (actions & INPUT_STEP) {
-        a->clock.step_once = a->clock.paused;
-    }
-    if ((actions & INPUT_RESET) && !app_reset(a)) {
-        *ok = false;
-        return false;
-    }
-    if (actions & INPUT_SHOOT) {
-        vec3s forward = camera_forward(&a->camera);
-        scene_shoot(&a->scene, camera_eye(&a->camera), forward);
-    }
-    return true;
-}
-
-static unsigned poll_events(app *a, int height)
-{
-    unsigned actions = 0;
+    input_frame frame = {.tune_count = 0};
     SDL_Event event;
     while (SDL_PollEvent(&event)) {
-        actions |= input_handle(&event, &a->camera, height);
+        input_handle(&event, &a->camera, height, &a->input, &frame);
     }
-    return actions;
-}
-
-static void draw_overlay(app *a, int width, int height)
-{
-    if (!a->overlay) {
-        return;
-    }
-    int bodies, awake;
-    renderer_body_counts(a->renderer, &bodies, &awake);
-    double fps = a->frame_seconds > 0.0 ? 1.0 / a->frame_seconds : 0.0;
-    char text[512];
-    snprintf(text, sizeof text,
-             "%.0f fps   bodies %d   awake %d   step %.2f ms%s\n"
-             "P pause  O step  R reset  Space shoot  Esc quit",
-             fps, bodies, awake, a->clock.last_step_ms, a->clock.paused ? "   PAUSED" : "");
-    overlay_draw(a->overlay, text, width, height);
+    return frame;
 }
 
 /* Seconds since the previous call (real time), and the smoothed frame time. */
@@ -141,28 +105,56 @@ static double frame_elapsed(app *a, Uint64 *last)
     return elapsed;
 }
 
+/* Screenshots and recorded frames are read before the swap: afterwards the back buffer's
+   contents are undefined. */
+static bool save_frame(app *a, int width, int height, bool last_frame)
+{
+    char path[1200];
+    if (a->opt.record_dir) {
+        snprintf(path, sizeof path, "%s/frame_%06d.png", a->opt.record_dir, a->frames_drawn - 1);
+        if (!screenshot_write_png(path, width, height)) {
+            return false;
+        }
+    }
+    if (a->screenshot_requested) {
+        a->screenshot_requested = false;
+        snprintf(path, sizeof path, "cairn-demo-%03d.png", ++a->screenshots_taken);
+        char text[1300];
+        snprintf(text, sizeof text, "%s %s",
+                 screenshot_write_png(path, width, height) ? "saved" : "could not save", path);
+        app_set_status(a, text);
+    }
+    return !(last_frame && a->opt.screenshot_path) ||
+           screenshot_write_png(a->opt.screenshot_path, width, height);
+}
+
 /* Runs frames until the user quits or --frames is reached; false on a failure (a screenshot
    that cannot be written, a scene that cannot be reloaded). */
 static bool run(app *a)
 {
     Uint64 last = SDL_GetPerformanceCounter();
+    bool capture = a->opt.screenshot_path || a->opt.record_dir;
     for (;;) {
         int width, height;
         window_drawable_size(&a->win, &width, &height);
         bool ok = true;
-        if (!apply_actions(a, poll_events(a, height), &ok)) {
+        input_frame in = poll_events(a, height);
+        if (!app_apply_input(a, &in, width, height, &ok)) {
             return ok;
         }
         double elapsed = frame_elapsed(a, &last);
+        input_fly(&a->camera, elapsed);
+        app_watch_files(a, elapsed);
         /* A capture advances exactly one fixed step per frame, however long frames take. */
-        sim_clock_advance(&a->clock, a->scene.world, a->opt.screenshot_path ? SIM_DT : elapsed);
+        sim_clock_advance(&a->clock, a->scene.world, capture ? SIM_DT : elapsed);
+        picker_validate(&a->picker, a->scene.world);
+        renderer_set_selection(a->renderer, a->picker.selected, a->picker.partner);
         renderer_draw(a->renderer, a->scene.world, &a->camera, width, height);
-        draw_overlay(a, width, height);
+        app_draw_debug(a);
+        app_draw_overlay(a, width, height);
         ++a->frames_drawn;
         bool last_frame = a->opt.frames > 0 && a->frames_drawn >= a->opt.frames;
-        /* Read before the swap: afterwards the back buffer's contents are undefined. */
-        if (last_frame && a->opt.screenshot_path &&
-            !screenshot_write_png(a->opt.screenshot_path, width, height)) {
+        if (!save_frame(a, width, height, last_frame)) {
             return false;
         }
         SDL_GL_SwapWindow(a->win.sdl);
@@ -188,11 +180,20 @@ static void print_summary(const app *a)
     }
     printf("msaa: %d\n", a->win.samples);
     printf("renderer: %s\n", a->gl_renderer);
+    /* The last frame's camera, so a test can project body positions onto the screenshot. */
+    mat4s vp = renderer_view_projection(a->renderer);
+    printf("view_projection:");
+    for (int column = 0; column < 4; ++column) {
+        for (int row = 0; row < 4; ++row) {
+            printf(" %.9g", (double)vp.raw[column][row]);
+        }
+    }
+    printf("\n");
 }
 
 int main(int argc, char **argv)
 {
-    app a = {.opt = {0}};
+    static app a; /* large (the scene list); zero-initialised */
     int code = options_parse(argc, argv, &a.opt);
     if (code != 0) {
         return code < 0 ? 0 : code;

@@ -1,4 +1,5 @@
-/* Argument parsing: [SCENE.yaml] [--paused] [--screenshot OUT.png --frames N]. */
+/* Argument parsing: [SCENE.yaml] [--settings FILE] [--paused] [--screenshot OUT.png]
+   [--frames N] [--record DIR] [--shaders DIR]. */
 #include "options.h"
 
 #include <stdio.h>
@@ -9,9 +10,51 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: cairn-demo [SCENE.yaml] [--paused] [--screenshot OUT.png --frames N]\n"
-                 "  keys: P pause, O single step, R reset, Space shoot, Esc quit\n"
-                 "  mouse: left drag orbit, middle or shift+left drag pan, wheel zoom\n");
+    fprintf(out, "usage: cairn-demo [SCENE.yaml] [--settings FILE.yaml] [--paused] [--layers 125]\n"
+                 "                  [--screenshot OUT.png] [--frames N] [--record DIR]\n"
+                 "                  [--shaders DIR] [--size WxH] [--no-overlay]\n"
+                 "  --settings  solver settings applied over the scene's; reloaded when saved\n"
+                 "  --screenshot  save the last frame (after --frames N, default 3) and exit\n"
+                 "  --record    save every frame as DIR/frame_NNNNNN.png (for a video)\n"
+                 "  --shaders   directory of the .vert/.frag files\n"
+                 "  --no-overlay  the scene without text panels (G and F1 still work)\n"
+                 "  --size      window size in pixels, e.g. 960x540 (default 1280x720)\n"
+                 "  --layers    debug layers on at start, as their key digits (e.g. 125)\n"
+                 "  keys: F1 in the window lists them all (P pause, O step, R reset, Space\n"
+                 "        sphere, B box, N next scene, 1-9 debug layers, Esc quit)\n"
+                 "  mouse: left click select + drag, left drag orbit, middle or shift+left drag\n"
+                 "         pan, wheel zoom, right click shoot a box; WASD/QE fly\n");
+}
+
+/* WxH, each from 64 to 8192 pixels. */
+static bool parse_size(const char *text, int *width, int *height)
+{
+    char *end = NULL;
+    long w = strtol(text, &end, 10);
+    if (*end != 'x') {
+        return false;
+    }
+    const char *rest = end + 1;
+    long h = strtol(rest, &end, 10);
+    if (!rest[0] || *end || w < 64 || w > 8192 || h < 64 || h > 8192) {
+        return false;
+    }
+    *width = (int)w;
+    *height = (int)h;
+    return true;
+}
+
+/* Digits 1-9, each a debug layer key. */
+static bool parse_layers(const char *text, unsigned *out)
+{
+    *out = 0;
+    for (const char *c = text; *c; ++c) {
+        if (*c < '1' || *c > '9') {
+            return false;
+        }
+        *out |= 1u << (*c - '1');
+    }
+    return text[0] != '\0';
 }
 
 static bool parse_count(const char *text, int *out)
@@ -35,6 +78,24 @@ int options_parse(int argc, char **argv, options *opt)
             return -1;
         } else if (!strcmp(a, "--paused")) {
             opt->paused = true;
+        } else if (!strcmp(a, "--no-overlay")) {
+            opt->no_overlay = true;
+        } else if (!strcmp(a, "--settings") && has_value) {
+            opt->settings_path = argv[++i];
+        } else if (!strcmp(a, "--record") && has_value) {
+            opt->record_dir = argv[++i];
+        } else if (!strcmp(a, "--size") && has_value) {
+            if (!parse_size(argv[++i], &opt->width, &opt->height)) {
+                fprintf(stderr, "cairn-demo: --size needs WxH, e.g. 960x540 (64 to 8192 each)\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--layers") && has_value) {
+            if (!parse_layers(argv[++i], &opt->layers)) {
+                fprintf(stderr, "cairn-demo: --layers takes layer key digits 1-9, e.g. 125\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--shaders") && has_value) {
+            opt->shader_dir = argv[++i];
         } else if (!strcmp(a, "--screenshot") && has_value) {
             opt->screenshot_path = argv[++i];
         } else if (!strcmp(a, "--frames") && has_value) {

@@ -1,4 +1,5 @@
-/* The overlay pass: stb_easy_font quads drawn as indexed triangles with alpha blending. */
+/* The overlay pass: stb_easy_font quads and plain rectangles drawn as indexed triangles with
+   alpha blending, one draw call per frame. */
 #include "overlay.h"
 
 #include "easy_font.h"
@@ -9,27 +10,28 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define MAX_QUADS 2048 /* ~270 bytes per character: room for several hundred characters */
-#define SCALE     2.0f /* pixels per font unit */
-#define MARGIN    8.0f /* pixels from the window corner to the panel */
-#define PADDING   4.0f /* font units between the panel's edge and the text */
+#define MAX_QUADS 60000 /* text (~270 bytes a character) plus graph bars */
+#define SCALE     2.0f  /* pixels per font unit */
+#define MARGIN    8.0f  /* pixels from the window edge to a panel */
+#define PADDING   4.0f  /* font units between a panel's edge and its text */
 
 struct overlay {
     GLuint program, vao, vertex_buffer, index_buffer;
     GLint viewport;
+    int width, height, quads;
     easy_font_vertex vertices[4 * MAX_QUADS];
 };
 
 static void build_indices(void)
 {
-    static const uint16_t corner[6] = {0, 1, 2, 0, 2, 3};
-    uint16_t *indices = malloc(6 * MAX_QUADS * sizeof *indices);
+    static const uint32_t corner[6] = {0, 1, 2, 0, 2, 3};
+    uint32_t *indices = malloc(6 * MAX_QUADS * sizeof *indices);
     if (!indices) {
         return; /* the overlay then draws nothing */
     }
-    for (int q = 0; q < MAX_QUADS; ++q) {
+    for (uint32_t q = 0; q < MAX_QUADS; ++q) {
         for (int k = 0; k < 6; ++k) {
-            indices[6 * q + k] = (uint16_t)(4 * q + corner[k]);
+            indices[6 * q + k] = 4 * q + corner[k];
         }
     }
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, 6 * MAX_QUADS * sizeof *indices, indices, GL_STATIC_DRAW);
@@ -66,35 +68,66 @@ overlay *overlay_create(const char *shader_dir)
     return o;
 }
 
-/* The panel is the first quad, the text follows; everything scaled to pixels. */
-static int build_vertices(overlay *o, const char *text)
+void overlay_begin(overlay *o, int width, int height)
+{
+    o->width = width;
+    o->height = height;
+    o->quads = 0;
+}
+
+void overlay_rect(overlay *o, float x0, float y0, float x1, float y1, const unsigned char colour[4])
+{
+    if (o->quads >= MAX_QUADS) {
+        return;
+    }
+    float corners[4][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    easy_font_vertex *v = o->vertices + 4 * o->quads++;
+    for (int k = 0; k < 4; ++k) {
+        v[k] = (easy_font_vertex){
+            corners[k][0], corners[k][1], 0.0f, {colour[0], colour[1], colour[2], colour[3]}};
+    }
+}
+
+/* Font-unit quads written at (0, 0) are scaled and moved to the pixel position. */
+static void add_text(overlay *o, float x, float y, const char *text, const unsigned char colour[4])
+{
+    easy_font_vertex *v = o->vertices + 4 * o->quads;
+    int quads = easy_font_quads(0.0f, 0.0f, text, colour, v, 4 * (MAX_QUADS - o->quads));
+    for (int k = 0; k < 4 * quads; ++k) {
+        v[k].x = x + SCALE * v[k].x;
+        v[k].y = y + SCALE * v[k].y;
+    }
+    o->quads += quads;
+}
+
+void overlay_label(overlay *o, float x, float y, const char *text, const unsigned char colour[4])
+{
+    add_text(o, x, y, text, colour);
+}
+
+int overlay_text(overlay *o, overlay_corner corner, int offset_y, const char *text)
 {
     static const unsigned char panel_colour[4] = {16, 20, 26, 150};
     static const unsigned char text_colour[4] = {240, 240, 235, 255};
     int w, h;
     easy_font_size(text, &w, &h);
-    float x1 = (float)w + 2.0f * PADDING, y1 = (float)h + 2.0f * PADDING - 2.0f;
-    float corners[4][2] = {{0.0f, 0.0f}, {x1, 0.0f}, {x1, y1}, {0.0f, y1}};
-    for (int k = 0; k < 4; ++k) {
-        o->vertices[k] = (easy_font_vertex){corners[k][0], corners[k][1], 0.0f, {0}};
-        for (int c = 0; c < 4; ++c) {
-            o->vertices[k].colour[c] = panel_colour[c];
-        }
-    }
-    int quads = 1 + easy_font_quads(PADDING, PADDING, text, text_colour, o->vertices + 4,
-                                    4 * (MAX_QUADS - 1));
-    for (int v = 0; v < 4 * quads; ++v) {
-        o->vertices[v].x = MARGIN + SCALE * o->vertices[v].x;
-        o->vertices[v].y = MARGIN + SCALE * o->vertices[v].y;
-    }
-    return quads;
+    float pw = SCALE * ((float)w + 2.0f * PADDING), ph = SCALE * ((float)h + 2.0f * PADDING - 2.0f);
+    bool right = corner == OVERLAY_TOP_RIGHT || corner == OVERLAY_BOTTOM_RIGHT;
+    bool bottom = corner == OVERLAY_BOTTOM_LEFT || corner == OVERLAY_BOTTOM_RIGHT;
+    float x = right ? (float)o->width - MARGIN - pw : MARGIN;
+    float y = bottom ? (float)o->height - MARGIN - ph - (float)offset_y : MARGIN + (float)offset_y;
+    overlay_rect(o, x, y, x + pw, y + ph, panel_colour);
+    add_text(o, x + SCALE * PADDING, y + SCALE * PADDING, text, text_colour);
+    return (int)(ph + MARGIN);
 }
 
-void overlay_draw(overlay *o, const char *text, int width, int height)
+void overlay_end(overlay *o)
 {
-    int quads = build_vertices(o, text);
+    if (o->quads == 0) {
+        return;
+    }
     glBindBuffer(GL_ARRAY_BUFFER, o->vertex_buffer);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(4 * quads * (int)sizeof(easy_font_vertex)),
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(4 * (size_t)o->quads * sizeof(easy_font_vertex)),
                  o->vertices, GL_STREAM_DRAW);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     glDisable(GL_DEPTH_TEST);
@@ -102,9 +135,9 @@ void overlay_draw(overlay *o, const char *text, int width, int height)
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(o->program);
-    glUniform2f(o->viewport, (float)width, (float)height);
+    glUniform2f(o->viewport, (float)o->width, (float)o->height);
     glBindVertexArray(o->vao);
-    glDrawElements(GL_TRIANGLES, 6 * quads, GL_UNSIGNED_SHORT, NULL);
+    glDrawElements(GL_TRIANGLES, 6 * o->quads, GL_UNSIGNED_INT, NULL);
     glBindVertexArray(0);
     glDisable(GL_BLEND);
 }

@@ -24,6 +24,7 @@ struct renderer {
     body_batch batch;
     shadow_map shadow;
     vec3s to_light, light_colour, sky_colour;
+    mat4s view_projection; /* of the last frame */
 };
 
 static void find_uniforms(renderer *r)
@@ -95,9 +96,9 @@ static void shadow_pass(const renderer *r, const shadow_view *view)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-static void lit_pass(const renderer *r, const camera *cam, const shadow_view *view, float aspect)
+static void lit_pass(const renderer *r, const camera *cam, const shadow_view *view)
 {
-    mat4s view_projection = glms_mat4_mul(camera_projection(cam, aspect), camera_view(cam));
+    mat4s view_projection = r->view_projection;
     vec3s eye = camera_eye(cam);
     glUseProgram(r->lit_program);
     glUniformMatrix4fv(r->lit.view_projection, 1, GL_FALSE, view_projection.raw[0]);
@@ -120,6 +121,8 @@ void renderer_draw(renderer *r, const cairn_world *world, const camera *cam, int
     if (body_batch_gather(&r->batch, world, &r->cache)) {
         upload_instances(r);
     }
+    float aspect = height > 0 ? (float)width / (float)height : 1.0f;
+    r->view_projection = glms_mat4_mul(camera_projection(cam, aspect), camera_view(cam));
     shadow_view view = shadow_view_fit(&r->shadow, r->to_light, r->batch.focus);
     glEnable(GL_DEPTH_TEST);
     glEnable(GL_CULL_FACE);
@@ -128,7 +131,7 @@ void renderer_draw(renderer *r, const cairn_world *world, const camera *cam, int
     glViewport(0, 0, width, height);
     glClearColor(r->sky_colour.x, r->sky_colour.y, r->sky_colour.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    lit_pass(r, cam, &view, height > 0 ? (float)width / (float)height : 1.0f);
+    lit_pass(r, cam, &view);
 }
 
 void renderer_destroy(renderer *r)
@@ -155,4 +158,15 @@ void renderer_body_counts(const renderer *r, int *bodies, int *awake)
 {
     *bodies = r->batch.body_count;
     *awake = r->batch.awake_count;
+}
+
+void renderer_set_selection(renderer *r, cairn_body_id selected, cairn_body_id partner)
+{
+    r->batch.selected = selected;
+    r->batch.partner = partner;
+}
+
+mat4s renderer_view_projection(const renderer *r)
+{
+    return r->view_projection;
 }

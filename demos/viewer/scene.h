@@ -8,17 +8,25 @@
 typedef struct scene {
     cairn_world *world;
     char name[1024];         /* the scene file's path, or "built-in stacking" */
-    cairn_shape *projectile; /* shared by every shot; one reference, NULL until the first */
+    char path[1024];         /* the scene file's path; empty for the built-in world */
+    cairn_world_def def;     /* the definition in effect (scene, then the settings file) */
+    cairn_shape *projectile; /* shared by every sphere shot; NULL until the first */
+    cairn_shape *box_projectile;
 } scene;
 
 /* path NULL: the default demo (default.yaml in the scene directory when present, else the
-   built-in world). False (message on stderr) when the scene cannot be loaded. */
-bool scene_load(scene *out, const char *path);
+   built-in world). settings_path (may be NULL) is applied over the scene's own settings. False
+   (message on stderr) when the scene or the settings cannot be loaded. */
+bool scene_load(scene *out, const char *path, const char *settings_path);
+/* Re-reads the scene's and the settings file's solver settings into the running world (bodies
+   stay as they are). False with the reason in message when a file is invalid (nothing changes). */
+bool scene_reload_settings(scene *s, const char *settings_path, char *message, size_t capacity);
 /* Destroys the world and drops the projectile; leaves an empty scene. */
 void scene_destroy(scene *s);
 
-/* Fires a sphere (radius 0.25 m, 20 m/s) from origin along the unit direction. */
-bool scene_shoot(scene *s, vec3s origin, vec3s direction);
+/* Fires a sphere (radius 0.25 m) or a box (0.3 m half extents) at 20 m/s from origin along
+   the unit direction. */
+bool scene_shoot(scene *s, vec3s origin, vec3s direction, bool box);
 
 /* Bounds of the dynamic bodies (of every body when none is dynamic); false for an empty world. */
 bool scene_focus_bounds(const scene *s, cairn_aabb *out);

@@ -7,5 +7,7 @@
 #include <cairn/collision.h>
 #include <cairn/world.h>
 #include <cairn/query.h>
+#include <cairn/world_tuning.h>
+#include <cairn/debug_draw.h>
 
 #endif
