@@ -119,7 +119,7 @@ static void tune(app *a, tune_action action)
     cairn_solver_settings s = a->scene.def.solver;
     if (!tuning_apply(&s, action)) {
         app_set_status(a, "already at the limit of its range");
-    } else if (!cairn_world_set_solver_settings(a->scene.world, &s)) {
+    } else if (!scene_apply_solver(a->scene.world, &s)) {
         app_set_status(a, cairn_last_error());
     } else {
         a->scene.def.solver = s;

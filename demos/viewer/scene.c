@@ -20,6 +20,13 @@ void scene_dir_find(char *out, size_t capacity)
     snprintf(out, capacity, "%s", env && env[0] ? env : CAIRN_SCENE_DIR);
 }
 
+bool scene_apply_solver(cairn_world *world, const cairn_solver_settings *solver)
+{
+    cairn_world_def def = cairn_world_get_def(world);
+    def.solver = *solver;
+    return cairn_world_set_def(world, &def);
+}
+
 static bool file_exists(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -78,7 +85,7 @@ static bool load_builtin(scene *out, const char *settings_path)
     }
     out->world = builtin_scene_create();
     snprintf(out->name, sizeof out->name, "%s", BUILTIN_NAME);
-    return out->world && cairn_world_set_solver_settings(out->world, &out->def.solver);
+    return out->world && scene_apply_solver(out->world, &out->def.solver);
 }
 
 bool scene_load(scene *out, const char *path, const char *settings_path)
@@ -113,7 +120,7 @@ bool scene_reload_settings(scene *s, const char *settings_path, char *message, s
     } else if (!builtin_def(settings_path, &def, message, capacity)) {
         return false;
     }
-    if (!cairn_world_set_solver_settings(s->world, &def.solver)) {
+    if (!scene_apply_solver(s->world, &def.solver)) {
         snprintf(message, capacity, "%s", cairn_last_error());
         return false;
     }

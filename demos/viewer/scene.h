@@ -37,4 +37,7 @@ void scene_dir_find(char *out, size_t capacity);
 /* The built-in stacking world (builtin_scene.c); NULL (message on stderr) on failure. */
 cairn_world *builtin_scene_create(void);
 
+/* Swaps in new solver settings (validated; on failure nothing changes and the error is set). */
+bool scene_apply_solver(cairn_world *world, const cairn_solver_settings *solver);
+
 #endif

@@ -296,23 +296,3 @@ Test(debug_draw, pair_witnesses_and_minkowski_difference)
     cairn_shape_release(cube);
     cairn_shape_release(ball);
 }
-
-Test(debug_draw, solver_settings_setter)
-{
-    cairn_world *w = scene_default_world();
-    cairn_solver_settings s = cairn_world_default_def().solver;
-    s.velocity_iterations = 20;
-    s.warm_starting = false;
-    cr_assert(cairn_world_set_solver_settings(w, &s), "%s", cairn_last_error());
-    s.velocity_iterations = 0;
-    cr_assert_not(cairn_world_set_solver_settings(w, &s));
-    cr_assert(strstr(cairn_last_error(), "velocity_iterations"), "%s", cairn_last_error());
-    s.velocity_iterations = 8;
-    s.baumgarte = NAN;
-    cr_assert_not(cairn_world_set_solver_settings(w, &s));
-    cr_assert_not(cairn_world_set_solver_settings(NULL, &s));
-    cr_assert(strstr(cairn_last_error(), "world is NULL"));
-    cr_assert_not(cairn_world_set_solver_settings(w, NULL));
-    cr_assert(strstr(cairn_last_error(), "settings is NULL"));
-    cairn_world_destroy(w);
-}

@@ -7,7 +7,6 @@
 #include <cairn/collision.h>
 #include <cairn/world.h>
 #include <cairn/query.h>
-#include <cairn/world_tuning.h>
 #include <cairn/debug_draw.h>
 
 #endif
