@@ -21,8 +21,9 @@ int main(void)
     cairn_body_id ball =
         add(world, CAIRN_DYNAMIC, cairn_shape_sphere(0.5f), (vec3s){{0, 5.5f, 0}}, 0.5f);
     add(world, CAIRN_STATIC, cairn_shape_box((vec3s){{10, 1, 10}}, 0.0f), (vec3s){{0, -1, 0}}, 0);
-    cairn_body_id box = add(world, CAIRN_DYNAMIC, cairn_shape_box((vec3s){{0.5f, 0.5f, 0.5f}}, 0.05f),
-                            (vec3s){{5, 0.5f, 0}}, 0);
+    cairn_body_id box =
+        add(world, CAIRN_DYNAMIC, cairn_shape_box((vec3s){{0.5f, 0.5f, 0.5f}}, 0.05f),
+            (vec3s){{5, 0.5f, 0}}, 0);
 
     int begins = 0, ends = 0;
     for (int step = 0; step < 140; ++step) { /* 2.33 s: the ball lands twice */
@@ -32,9 +33,9 @@ int main(void)
         ends += events.end_count;
         for (int i = 0; i < events.hit_count; ++i) {
             const cairn_contact_hit_event *hit = &events.hits[i];
-            printf("hit at %.2f s: %.1f m/s, A is the ball: %s, normal y %.1f\n",
-                   (step + 1) / 60.0, hit->approach_speed,
-                   hit->body_a.index == ball.index ? "yes" : "no", hit->normal.y);
+            printf("hit at %.2f s: %.1f m/s, A is the ball: %s, normal y %.1f\n", (step + 1) / 60.0,
+                   hit->approach_speed, hit->body_a.index == ball.index ? "yes" : "no",
+                   hit->normal.y);
         }
     }
     printf("begins %d, ends %d\n", begins, ends);

@@ -1,7 +1,7 @@
 #include <cairn/cairn.h>
 #include <stdio.h>
 
-#define STEP (1.0 / 60.0) /* seconds of simulation per world step */
+#define STEP                (1.0 / 60.0) /* seconds of simulation per world step */
 #define MAX_STEPS_PER_FRAME 8
 
 /* Takes the whole fixed steps that fit into the time accumulated so far; returns how many. */

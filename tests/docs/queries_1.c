@@ -31,7 +31,8 @@ int main(void)
     for (int i = 0; i < total && i < 8; ++i)
         printf(" %.3f", hits[i].fraction);
     printf("\n");
-    printf("mask 0x2: %d hits\n", cairn_world_raycast_all(world, origin, translation, 0x2u, NULL, 0));
+    printf("mask 0x2: %d hits\n",
+           cairn_world_raycast_all(world, origin, translation, 0x2u, NULL, 0));
 
     /* drop a ball of radius 0.25 from y = 5 onto the first ball: it touches at y = 1.25 */
     cairn_shape *small = cairn_shape_sphere(0.25f);
@@ -39,7 +40,8 @@ int main(void)
     start.position = (vec3s){{0, 5, 0}};
     cairn_shape_cast_hit cast;
     if (cairn_world_shape_cast(world, small, start, (vec3s){{0, -10, 0}}, CAIRN_QUERY_ALL, &cast))
-        printf("cast: fraction %.3f, lands at y = %.3f\n", cast.fraction, 5.0f - 10.0f * cast.fraction);
+        printf("cast: fraction %.3f, lands at y = %.3f\n", cast.fraction,
+               5.0f - 10.0f * cast.fraction);
 
     /* a ball of radius 1 around the middle ball touches it and the floor, not its neighbours */
     cairn_shape *probe = cairn_shape_sphere(1.0f);
