@@ -150,9 +150,9 @@ Test(broadphase_edges, refatten_only_when_leaving_the_fat_box)
     cr_assert_float_eq(fat.min.x, -BROADPHASE_MARGIN, 1e-7f);
     cr_assert_float_eq(fat.max.z, 1 + BROADPHASE_MARGIN, 1e-6f);
     update(&bp);
-    /* inside the margin: untouched */
-    cr_assert(
-        !broadphase_move_proxy(&bp, p, box(0.05f, 0, -0.05f, 1.05f, 1, 0.95f), (vec3s){{5, 5, 5}}));
+    /* inside the margin, and so is the sweep over the coming step: untouched */
+    cr_assert(!broadphase_move_proxy(&bp, p, box(0.05f, 0, -0.05f, 1.05f, 1, 0.95f),
+                                     (vec3s){{0.02f, 0, 0.02f}}));
     cr_assert_eq(bp.moved.count, 0);
     /* out: margin plus the displacement ahead of the motion */
     cr_assert(
@@ -257,4 +257,19 @@ Test(broadphase_edges, no_leaks_and_steady_state_allocates_nothing)
     cr_assert_eq(cairn_allocated_bytes(), bytes, "the step allocated in steady state");
     broadphase_destroy(&bp);
     cr_assert_eq(cairn_allocated_bytes(), start);
+}
+
+/* A fast body still inside its fat box but about to leave it within the step: the swept box is
+   what must fit, so it is re-fattened ahead of the motion (else a thin wall is missed). */
+Test(broadphase_edges, refatten_when_the_sweep_leaves_the_fat_box)
+{
+    broadphase bp;
+    cr_assert(broadphase_init(&bp, 0));
+    int p = broadphase_create_proxy(&bp, box(0, 0, 0, 1, 1, 1), 1, 1, ~0u, false);
+    update(&bp);
+    cr_assert(broadphase_move_proxy(&bp, p, box(0.05f, 0, 0, 1.05f, 1, 1), (vec3s){{2, 0, 0}}));
+    cairn_aabb fat = broadphase_fat_aabb(&bp, p);
+    cr_assert_float_eq(fat.min.x, 0.05f - BROADPHASE_MARGIN, 1e-6f);
+    cr_assert_float_eq(fat.max.x, 3.05f + BROADPHASE_MARGIN, 1e-6f);
+    broadphase_destroy(&bp);
 }

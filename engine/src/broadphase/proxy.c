@@ -141,13 +141,21 @@ bool broadphase_move_proxy(broadphase *bp, int proxy, cairn_aabb bounds, vec3s d
         return error_set("broadphase_move_proxy: displacement is not finite");
     const bp_proxy *p = &bp->proxies.data[proxy];
     const float *tlo = bounds.min.raw, *thi = bounds.max.raw;
-    if (tlo[0] >= p->min[0] && tlo[1] >= p->min[1] && tlo[2] >= p->min[2] && thi[0] <= p->max[0] &&
-        thi[1] <= p->max[1] && thi[2] <= p->max[2])
-        return false;
+    /* The box swept over the coming step must stay inside the fat AABB, not just the box where
+       it is now: otherwise a fast body near the far end of its fat AABB would meet a thin wall
+       within the step with no pair to make a speculative contact from. */
     float lo[3], hi[3];
+    bool inside = true;
     for (int a = 0; a < 3; a++) {
-        lo[a] = fminf(tlo[a], tlo[a] + d[a]) - BROADPHASE_MARGIN;
-        hi[a] = fmaxf(thi[a], thi[a] + d[a]) + BROADPHASE_MARGIN;
+        lo[a] = fminf(tlo[a], tlo[a] + d[a]);
+        hi[a] = fmaxf(thi[a], thi[a] + d[a]);
+        inside = inside && lo[a] >= p->min[a] && hi[a] <= p->max[a];
+    }
+    if (inside)
+        return false;
+    for (int a = 0; a < 3; a++) {
+        lo[a] -= BROADPHASE_MARGIN;
+        hi[a] += BROADPHASE_MARGIN;
     }
     return schedule(bp, proxy, lo, hi);
 }
