@@ -16,6 +16,8 @@ static vec3s shape_albedo(cairn_shape_type shape)
         return (vec3s){{0.86f, 0.75f, 0.30f}};
     case CAIRN_SHAPE_HULL:
         return (vec3s){{0.62f, 0.45f, 0.78f}};
+    case CAIRN_SHAPE_COMPOUND:
+        return (vec3s){{0.35f, 0.62f, 0.80f}};
     }
     return (vec3s){{0.7f, 0.7f, 0.7f}};
 }

@@ -88,6 +88,8 @@ static cairn_shape *make_shape(const shape_row *row)
         return cairn_shape_cylinder(row->size[0], row->size[1], row->convex_radius);
     case CAIRN_SHAPE_HULL:
         return make_hull(row);
+    case CAIRN_SHAPE_COMPOUND:
+        break; /* the built-in scene has no compounds */
     }
     return NULL;
 }

@@ -192,6 +192,35 @@ static void build_hull(mesh *m, const cairn_shape *shape)
     free(indices);
 }
 
+/* Appends the mesh of every child, moved by the child's transform. */
+static void build_compound(mesh *m, const cairn_shape *shape)
+{
+    int count = cairn_compound_child_count(shape);
+    for (int c = 0; c < count && !m->failed; ++c) {
+        cairn_transform xf;
+        const cairn_shape *child = cairn_compound_child(shape, c, &xf);
+        mesh part;
+        if (!child || !mesh_from_shape(child, &part)) {
+            mesh_free(&part);
+            m->failed = true;
+            return;
+        }
+        uint32_t first = (uint32_t)m->vertex_count;
+        for (int v = 0; v < part.vertex_count; ++v) {
+            const mesh_vertex *pv = &part.vertices[v];
+            vec3s p = {{pv->position[0], pv->position[1], pv->position[2]}};
+            vec3s n = {{pv->normal[0], pv->normal[1], pv->normal[2]}};
+            add_vertex(m, glms_vec3_add(glms_quat_rotatev(xf.rotation, p), xf.position),
+                       glms_quat_rotatev(xf.rotation, n));
+        }
+        for (int i = 0; i + 2 < part.index_count; i += 3) {
+            add_triangle(m, first + part.indices[i], first + part.indices[i + 1],
+                         first + part.indices[i + 2]);
+        }
+        mesh_free(&part);
+    }
+}
+
 bool mesh_from_shape(const cairn_shape *shape, mesh *out)
 {
     memset(out, 0, sizeof *out);
@@ -211,6 +240,9 @@ bool mesh_from_shape(const cairn_shape *shape, mesh *out)
         break;
     case CAIRN_SHAPE_HULL:
         build_hull(out, shape);
+        break;
+    case CAIRN_SHAPE_COMPOUND:
+        build_compound(out, shape);
         break;
     default:
         fprintf(stderr, "cairn-demo: no mesh for shape type %d\n", (int)p.type);

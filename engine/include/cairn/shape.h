@@ -20,12 +20,8 @@ typedef enum cairn_shape_type {
     CAIRN_SHAPE_CAPSULE,
     CAIRN_SHAPE_CYLINDER,
     CAIRN_SHAPE_HULL,
+    CAIRN_SHAPE_COMPOUND, /* convex children with local transforms (cairn_shape_compound) */
 } cairn_shape_type;
-
-/* The type of compound shapes (cairn_shape_get_type). Kept out of the enum's list for now so that
-   switches over the five convex types (renderers built with -Wswitch -Werror) keep compiling;
-   it joins the list once they handle compounds. */
-#define CAIRN_SHAPE_COMPOUND ((cairn_shape_type)5)
 /* Children accepted by cairn_shape_compound. */
 #define CAIRN_MAX_COMPOUND_CHILDREN 1024
 

@@ -3,6 +3,7 @@
    feature (the better aligned one); at most four points, deepest first, then largest area. */
 #include "dynamics/contact.h"
 
+#include "core/error.h"
 #include "core/xform.h"
 #include "geometry/shape.h"
 
@@ -119,6 +120,9 @@ static feature supporting_feature(const cairn_shape *shape, cairn_transform xf, 
     case CAIRN_SHAPE_HULL:
         polytope_feature(&shape->hull.core, shape->hull.core.vertices, shape->convex_radius, local,
                          &f);
+        break;
+    case CAIRN_SHAPE_COMPOUND: /* never: a compound's pairs are built per child (compound.c) */
+        CAIRN_ASSERT(shape->type != CAIRN_SHAPE_COMPOUND);
         break;
     }
     for (int i = 0; i < f.count; ++i)

@@ -280,10 +280,10 @@ static moments compound_moments(const cairn_shape *shape)
 static moments shape_moments(const cairn_shape *shape, double origin[3])
 {
     origin[0] = origin[1] = origin[2] = 0.0;
-    if (shape_is_compound(shape))
-        return compound_moments(shape);
     double r = shape->convex_radius;
     switch (shape->type) {
+    case CAIRN_SHAPE_COMPOUND:
+        return compound_moments(shape);
     case CAIRN_SHAPE_SPHERE:
         return sphere_moments(r);
     case CAIRN_SHAPE_BOX:

@@ -216,12 +216,11 @@ cairn_shape_params cairn_shape_get_params(const cairn_shape *shape)
     memset(&params, 0, sizeof params);
     params.type = shape->type;
     params.convex_radius = shape->convex_radius;
-    if (shape_is_compound(shape)) { /* the half size of its local bounds, like a hull */
+    switch (shape->type) {
+    case CAIRN_SHAPE_COMPOUND: /* the half size of its local bounds, like a hull */
         params.half_extents =
             glms_vec3_scale(glms_vec3_sub(shape->local_bounds.max, shape->local_bounds.min), 0.5f);
-        return params;
-    }
-    switch (shape->type) {
+        break;
     case CAIRN_SHAPE_SPHERE:
         params.radius = shape->convex_radius;
         break;

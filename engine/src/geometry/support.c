@@ -38,9 +38,9 @@ static vec3s hull_core_support(const convex_hull *core, vec3s d)
 
 vec3s cairn_shape_core_support(const cairn_shape *shape, vec3s d)
 {
-    if (shape_is_compound(shape)) /* no convex radius of its own: core == full shape */
-        return compound_support(shape, d);
     switch (shape->type) {
+    case CAIRN_SHAPE_COMPOUND: /* no convex radius of its own: core == full shape */
+        return compound_support(shape, d);
     case CAIRN_SHAPE_SPHERE:
         return glms_vec3_zero();
     case CAIRN_SHAPE_BOX:
@@ -110,9 +110,9 @@ cairn_aabb cairn_shape_bounds(const cairn_shape *shape, cairn_transform xf)
 {
     cairn_aabb core;
     vec3s extent = glms_vec3_zero();
-    if (shape_is_compound(shape))
-        return compound_bounds(shape, xf);
     switch (shape->type) {
+    case CAIRN_SHAPE_COMPOUND:
+        return compound_bounds(shape, xf);
     case CAIRN_SHAPE_SPHERE:
         break;
     case CAIRN_SHAPE_BOX:
