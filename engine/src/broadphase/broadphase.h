@@ -40,8 +40,11 @@ typedef struct bp_proxy {
     uint32_t body, layer, mask;
     int32_t pair_head; /* first overlap record of this proxy, -1 when none */
     int32_t degree;    /* overlap records of this proxy */
-    int32_t wide_slot; /* index in the wide list, -1 when not wide */
-    uint32_t flags;    /* BP_* flags in sap.c */
+    union {
+        int32_t wide_slot;   /* dynamic: index in the wide list, -1 when not wide */
+        int32_t static_item; /* static: index in static_items, -1 when not in it */
+    };
+    uint32_t flags; /* BP_* flags in sap.c */
 } bp_proxy;
 
 /* An overlap record: a pair of proxies overlapping on every sorted slot (and passing the filter),
@@ -63,6 +66,21 @@ typedef struct bp_active {
     float lo[2], hi[2];
     uint32_t proxy;
 } bp_active;
+
+/* A node of the static tree: bounds, and either two children (at index, index + 1) or a leaf's
+   run of static_items [index, index + count). */
+typedef struct bp_node {
+    float min[3], max[3];
+    int32_t index;
+    int32_t count; /* > 0: leaf */
+} bp_node;
+
+/* A static proxy's fat AABB, copied next to its id so that tree leaves are scanned contiguously
+   (the proxy itself is read only on overlap). */
+typedef struct bp_static_item {
+    float min[3], max[3];
+    uint32_t proxy; /* UINT32_MAX: a tombstone */
+} bp_static_item;
 
 typedef struct broadphase {
     ARRAY(bp_proxy) proxies;
@@ -86,11 +104,21 @@ typedef struct broadphase {
     bool needs_rebuild;
     bool broken; /* an allocation failed mid-update: rebuild next time */
     int updates_since_axis_check;
+    /* Static proxies are not in the sorted axes (moving bodies never swap past them): they sit
+       in a tree of static_items [0, static_tree_items), then a short list of loose ones added
+       since the tree was built. Destroyed or moved statics leave a tombstone (UINT32_MAX). */
+    ARRAY(bp_node) nodes;
+    ARRAY(bp_static_item) static_items;
+    int static_tree_items;
+    int static_tombstones;
+    ARRAY(int32_t) pending_statics; /* scratch of the update: statics to (re)insert */
+    ARRAY(bp_static_item) build_items;
     hash_set pairs; /* the published pair set: pair_key of body indices */
     ARRAY(broadphase_pair) added, removed;
     /* statistics of the last update */
     int last_swaps;
     bool last_rebuilt;
+    int last_static_queries; /* static-tree queries made by the last update */
 } broadphase;
 
 /* ---- lifetime ---- */

@@ -38,6 +38,10 @@ void broadphase_destroy(broadphase *bp)
     array_free(&bp->scratch_keys[1]);
     array_free(&bp->added);
     array_free(&bp->removed);
+    array_free(&bp->nodes);
+    array_free(&bp->static_items);
+    array_free(&bp->pending_statics);
+    array_free(&bp->build_items);
     hash_set_destroy(&bp->pairs);
     memset(bp, 0, sizeof *bp);
     bp->free_record = -1;
@@ -106,7 +110,9 @@ void broadphase_destroy_proxy(broadphase *bp, int proxy)
     }
     record_remove_all(bp, (uint32_t)proxy);
     bp_proxy *p = &bp->proxies.data[proxy];
-    if (p->flags & BP_WIDE) {
+    if (p->flags & BP_STATIC)
+        static_forget(bp, (uint32_t)proxy); /* the tree must not hold the id once it is reused */
+    if (!(p->flags & BP_STATIC) && (p->flags & BP_WIDE)) {
         int moved = array_remove_swap(&bp->wide, p->wide_slot);
         if (moved >= 0)
             bp->proxies.data[bp->wide.data[p->wide_slot]].wide_slot = p->wide_slot;

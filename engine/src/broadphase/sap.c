@@ -189,7 +189,7 @@ static axis_stats measure(const broadphase *bp)
     int n = 0;
     for (int i = 0; i < bp->proxies.count; i++) {
         const bp_proxy *p = &bp->proxies.data[i];
-        if (p->flags & BP_DEAD)
+        if (p->flags & (BP_DEAD | BP_STATIC)) /* statics are not sorted */
             continue;
         n++;
         for (int a = 0; a < 3; a++) {
@@ -238,6 +238,84 @@ static bool axes_changed(const broadphase *bp)
     return st.variance[bp->axis_of_slot[0]] * 4.0 < st.variance[order[0]];
 }
 
+/* ---- pairs between dynamic and static proxies (found by queries, not by swaps) ---- */
+
+typedef struct pairing {
+    broadphase *bp;
+    uint32_t p;
+    bool queue;
+    bool fresh; /* p has no record with any proxy the query can find: skip the lookup */
+} pairing;
+
+static void pair_found(void *context, const bp_proxy *found)
+{
+    pairing *c = context;
+    broadphase *bp = c->bp;
+    uint32_t q = (uint32_t)(found - bp->proxies.data);
+    if (!bp_filter(&bp->proxies.data[c->p], found))
+        return;
+    if (!c->fresh && record_find(bp, c->p, q) >= 0)
+        return;
+    record_add(bp, c->p, q, c->queue);
+}
+
+/* Records of dynamic p with every static its fat AABB overlaps. fresh: p has no static record
+   yet; otherwise the ones that no longer overlap are dropped first. */
+static void pair_with_statics(broadphase *bp, uint32_t p, bool queue, bool fresh)
+{
+    if (bp->static_items.count == 0)
+        return; /* no statics: nothing to find, nothing to drop */
+    if (!fresh)
+        record_drop_static_apart(bp, p);
+    const bp_proxy *proxy = &bp->proxies.data[p];
+    pairing c = {bp, p, queue, fresh};
+    static_visit(bp, proxy->min, proxy->max, pair_found, &c);
+    bp->last_static_queries++;
+}
+
+/* Moved statics leave the tree (with their records) and join the new ones in pending_statics;
+   the lists of moved and created proxies keep only dynamics. */
+static bool take_statics(broadphase *bp)
+{
+    array_clear(&bp->pending_statics);
+    if (!array_reserve(&bp->pending_statics, bp->moved.count + bp->created.count))
+        return false;
+    int32_t *lists[2] = {bp->moved.data, bp->created.data};
+    int *counts[2] = {&bp->moved.count, &bp->created.count};
+    for (int l = 0; l < 2; l++) {
+        int kept = 0;
+        for (int k = 0; k < *counts[l]; k++) {
+            uint32_t p = (uint32_t)lists[l][k];
+            bp_proxy *proxy = &bp->proxies.data[p];
+            if ((proxy->flags & (BP_STATIC | BP_DEAD)) != BP_STATIC) {
+                lists[l][kept++] = (int32_t)p;
+                continue;
+            }
+            record_remove_all(bp, p);
+            static_forget(bp, p);
+            proxy->flags &= ~(uint32_t)(BP_MOVED | BP_CREATED);
+            bp->pending_statics.data[bp->pending_statics.count++] = (int32_t)p;
+        }
+        *counts[l] = kept;
+    }
+    return true;
+}
+
+/* The pending statics join the loose list, paired with the (settled) dynamics they overlap. */
+static bool insert_statics(broadphase *bp)
+{
+    for (int k = 0; k < bp->pending_statics.count; k++) {
+        uint32_t p = (uint32_t)bp->pending_statics.data[k];
+        if (!static_append(bp, p))
+            return false;
+        const bp_proxy *proxy = &bp->proxies.data[p];
+        pairing c = {bp, p, true, true};
+        bp_visit_sorted(bp, proxy->min, proxy->max, pair_found, &c);
+    }
+    array_clear(&bp->pending_statics);
+    return static_maybe_rebuild(bp);
+}
+
 /* ---- rebuild: sort once, sweep once ---- */
 
 static int compare_endpoints(const void *x, const void *y)
@@ -270,7 +348,7 @@ static bool fill_slot(broadphase *bp, int s)
     int axis = bp->axis_of_slot[s], n = 0;
     for (int i = 0; i < bp->proxies.count; i++) {
         const bp_proxy *p = &bp->proxies.data[i];
-        if (p->flags & BP_DEAD)
+        if (p->flags & (BP_DEAD | BP_STATIC))
             continue;
         e[n++] = (bp_endpoint){p->min[axis], (uint32_t)i << 1};
         e[n++] = (bp_endpoint){p->max[axis], (uint32_t)i << 1 | 1u};
@@ -334,6 +412,7 @@ static bool rebuild(broadphase *bp)
     array_clear(&bp->moved);
     array_clear(&bp->created);
     array_clear(&bp->wide);
+    array_clear(&bp->pending_statics);
 
     axis_stats st = measure(bp);
     choose_axes(&st, 2.0, bp->axis_of_slot, &bp->sorted_slots);
@@ -348,11 +427,15 @@ static bool rebuild(broadphase *bp)
             array_clear(&bp->axis[s]);
     }
     for (int i = 0; i < bp->proxies.count && ok; i++) {
-        bp->proxies.data[i].wide_slot = -1;
-        if (!(bp->proxies.data[i].flags & BP_DEAD))
+        bp->proxies.data[i].wide_slot = -1; /* static_item too */
+        if (!(bp->proxies.data[i].flags & (BP_DEAD | BP_STATIC)))
             refresh_wide(bp, (uint32_t)i);
     }
-    ok = ok && !bp->broken && sweep(bp) && publish_full(bp);
+    ok = ok && static_build_all(bp) && !bp->broken && sweep(bp);
+    for (int i = 0; i < bp->proxies.count && ok; i++)
+        if (!(bp->proxies.data[i].flags & (BP_DEAD | BP_STATIC)))
+            pair_with_statics(bp, (uint32_t)i, false, true);
+    ok = ok && !bp->broken && publish_full(bp);
     if (!ok) {
         bp->broken = true;
         return error_set("broadphase: out of memory while rebuilding");
@@ -390,7 +473,7 @@ static bool apply_moves(broadphase *bp)
     int budget = 64 * bp->axis[0].count + 4096;
     /* Many moved: set every value, then one insertion-sort pass per slot (O(n + swaps)).
        Few moved: sift just their endpoints (O(moved + swaps)). */
-    if (bp->moved.count * 16 > bp->live_count) {
+    if (bp->moved.count * 16 > bp->axis[0].count / 2) {
         /* Teleports: each far jump costs about a third of the array per endpoint and slot.
            When that already exceeds the budget, rebuild without trying. */
         double far = 0, jump = 2.0 * (double)bp->wide_limit;
@@ -437,6 +520,7 @@ static bool apply_moves(broadphase *bp)
         if (slots == 2)
             record_queue_partners(bp, p);
         refresh_wide(bp, p);
+        pair_with_statics(bp, p, true, false);
     }
     array_clear(&bp->moved);
     return true;
@@ -475,6 +559,7 @@ static bool insert_created(broadphase *bp)
         }
         proxy->flags &= ~(uint32_t)BP_CREATED;
         refresh_wide(bp, p);
+        pair_with_statics(bp, p, true, true);
     }
     array_clear(&bp->created);
     return true;
@@ -485,18 +570,21 @@ bool broadphase_update_pairs(broadphase *bp)
     array_clear(&bp->added);
     array_clear(&bp->removed);
     bp->last_swaps = 0;
+    bp->last_static_queries = 0;
     bp->last_rebuilt = false;
     if (++bp->updates_since_axis_check >= AXIS_CHECK_PERIOD) {
         bp->updates_since_axis_check = 0;
         bp->needs_rebuild = bp->needs_rebuild || axes_changed(bp);
     }
-    if (bp->needs_rebuild || bp->broken || bp->created.count > REBUILD_CREATES)
+    if (bp->needs_rebuild || bp->broken)
+        return rebuild(bp);
+    if (!take_statics(bp) || bp->created.count > REBUILD_CREATES)
         return rebuild(bp);
     if (bp->dead_count > 0)
         compact(bp);
     if (!apply_moves(bp))
         return rebuild(bp);
-    if (!insert_created(bp))
+    if (!insert_created(bp) || !insert_statics(bp))
         bp->broken = true;
     if (!publish_candidates(bp) || bp->broken) {
         bp->broken = true;
