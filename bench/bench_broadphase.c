@@ -178,7 +178,8 @@ static result run(int scenario, int n, int steps)
     float lo[3] = {-500, -500, -500}, hi[3] = {500, 500, 500};
     for (int k = 0; k < PEERS; k++) {
         /* axis sweep inserts one proxy at a time by insertion sort: O(n^2) to fill; skip 100k */
-        r.peer_ran[k] = !(k == 0 && (n > 50000 || (scenario == TELEPORT && n > 5000)));
+        r.peer_ran[k] = !(k == 0 && ((n > 50000 && scenario != FEW_MOVING) ||
+                                     (scenario == TELEPORT && n > 5000)));
         if (!r.peer_ran[k])
             continue;
         uint64_t t0 = timer_ticks();
@@ -189,6 +190,8 @@ static result run(int scenario, int n, int steps)
         }
         bt_bench_update(peer[k]);
         r.peer_build_ms[k] = timer_ms_since(t0);
+        if (getenv("BENCH_VERBOSE"))
+            fprintf(stderr, "peer %d filled %d proxies in %.0f ms\n", k, n, r.peer_build_ms[k]);
     }
     double *peer_ms[PEERS], *peer_pairs[PEERS];
     for (int k = 0; k < PEERS; k++) {

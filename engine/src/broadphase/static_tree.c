@@ -5,8 +5,6 @@
 #include "broadphase/internal.h"
 #include "core/error.h"
 
-#include <math.h>
-
 enum {
     LEAF_ITEMS = 4,  /* statics per leaf */
     TREE_STACK = 64, /* traversal stack: a median-split tree of n items is log2(n) deep */
@@ -63,6 +61,17 @@ void static_visit(const broadphase *bp, const float lo[3], const float hi[3], bp
 
 /* ---- build ---- */
 
+/* fminf/fmaxf are library calls without -ffast-math; the bounds here are finite */
+static inline float min2(float a, float b)
+{
+    return a < b ? a : b;
+}
+
+static inline float max2(float a, float b)
+{
+    return a > b ? a : b;
+}
+
 static float centre2(const bp_static_item *it, int axis)
 {
     return it->min[axis] + it->max[axis];
@@ -76,7 +85,7 @@ static void select_kth(bp_static_item *v, int n, int k, int axis)
     while (lo < hi) {
         float a = centre2(&v[lo], axis), b = centre2(&v[(lo + hi) / 2], axis),
               c = centre2(&v[hi], axis);
-        float pivot = fmaxf(fminf(a, b), fminf(fmaxf(a, b), c)); /* median of three */
+        float pivot = max2(min2(a, b), min2(max2(a, b), c)); /* median of three */
         int i = lo, j = hi;
         while (i <= j) {
             while (centre2(&v[i], axis) < pivot)
@@ -108,10 +117,10 @@ static int bound_node(bp_node *node, const bp_static_item *v, int n)
     }
     for (int i = 1; i < n; i++)
         for (int a = 0; a < 3; a++) {
-            node->min[a] = fminf(node->min[a], v[i].min[a]);
-            node->max[a] = fmaxf(node->max[a], v[i].max[a]);
-            clo[a] = fminf(clo[a], centre2(&v[i], a));
-            chi[a] = fmaxf(chi[a], centre2(&v[i], a));
+            node->min[a] = min2(node->min[a], v[i].min[a]);
+            node->max[a] = max2(node->max[a], v[i].max[a]);
+            clo[a] = min2(clo[a], centre2(&v[i], a));
+            chi[a] = max2(chi[a], centre2(&v[i], a));
         }
     int axis = 0;
     for (int a = 1; a < 3; a++)
