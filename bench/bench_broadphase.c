@@ -180,6 +180,8 @@ static result run(int scenario, int n, int steps)
         /* axis sweep inserts one proxy at a time by insertion sort: O(n^2) to fill; skip 100k */
         r.peer_ran[k] = !(k == 0 && ((n > 50000 && scenario != FEW_MOVING) ||
                                      (scenario == TELEPORT && n > 5000)));
+        if (getenv("BENCH_NO_PEERS")) /* for profiling Cairn alone */
+            r.peer_ran[k] = false;
         if (!r.peer_ran[k])
             continue;
         uint64_t t0 = timer_ticks();

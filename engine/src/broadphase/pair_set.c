@@ -207,7 +207,17 @@ bool publish_candidates(broadphase *bp)
         return true;
     if (!reserve_events(bp, n))
         return false;
-    qsort(c, (size_t)n, sizeof *c, compare_candidates);
+    if (n > 24) {
+        qsort(c, (size_t)n, sizeof *c, compare_candidates);
+    } else { /* a few moved bodies: insertion sort beats qsort's calls */
+        for (int i = 1; i < n; i++) {
+            bp_candidate x = c[i];
+            int j = i;
+            for (; j > 0 && compare_candidates(&c[j - 1], &x) > 0; j--)
+                c[j] = c[j - 1];
+            c[j] = x;
+        }
+    }
     for (int i = 0; i < n;) {
         uint64_t key = c[i].key;
         bool truth = false;

@@ -494,12 +494,16 @@ static bool apply_moves(broadphase *bp)
                 bp->axis[s].data[p->hi[s]].value = p->max[bp->axis_of_slot[s]];
             }
         }
-        for (int s = 0; s < slots; s++)
+        for (int s = 0; s < slots; s++) {
+            const bp_endpoint *e = bp->axis[s].data; /* sift_down does not reallocate */
             for (int i = 1; i < bp->axis[s].count; i++) {
+                if (!ep_less(e[i], e[i - 1]))
+                    continue; /* in order already: most endpoints, under coherent motion */
                 sift_down(bp, s, (uint32_t)i);
                 if (bp->last_swaps > budget)
                     return false;
             }
+        }
     } else {
         for (int k = 0; k < bp->moved.count; k++) {
             uint32_t p = (uint32_t)bp->moved.data[k];

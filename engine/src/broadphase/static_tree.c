@@ -38,20 +38,24 @@ void static_visit(const broadphase *bp, const float lo[3], const float hi[3], bp
     const bp_node *nodes = bp->nodes.data;
     const bp_static_item *items = bp->static_items.data;
     if (bp->nodes.count > 0) {
+        /* nodes on the stack overlap the box already: children are tested before the push,
+           while their bounds (side by side) are in cache */
         int32_t stack[TREE_STACK];
         int top = 0;
-        stack[top++] = 0;
+        if (boxes_overlap(nodes[0].min, nodes[0].max, lo, hi))
+            stack[top++] = 0;
         while (top > 0) {
             const bp_node *node = &nodes[stack[--top]];
-            if (!boxes_overlap(node->min, node->max, lo, hi))
-                continue;
             if (node->count > 0) {
                 for (int i = node->index; i < node->index + node->count; i++)
                     visit_item(bp, &items[i], lo, hi, fn, context);
-            } else {
-                CAIRN_ASSERT(top + 2 <= TREE_STACK);
-                stack[top++] = node->index + 1;
-                stack[top++] = node->index;
+                continue;
+            }
+            CAIRN_ASSERT(top + 2 <= TREE_STACK);
+            for (int c = 1; c >= 0; c--) {
+                const bp_node *child = &nodes[node->index + c];
+                if (boxes_overlap(child->min, child->max, lo, hi))
+                    stack[top++] = node->index + c;
             }
         }
     }
