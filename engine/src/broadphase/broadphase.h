@@ -35,8 +35,7 @@ typedef struct bp_endpoint {
 typedef ARRAY(bp_endpoint) bp_endpoint_array;
 
 typedef struct bp_proxy {
-    float min[3], max[3];  /* fat AABB, world axes */
-    uint32_t lo[3], hi[3]; /* index of the min / max endpoint in each sorted slot's array */
+    float min[3], max[3]; /* fat AABB, world axes */
     uint32_t body, layer, mask;
     int32_t pair_head; /* first overlap record of this proxy, -1 when none */
     int32_t degree;    /* overlap records of this proxy */
@@ -86,8 +85,12 @@ typedef struct broadphase {
     ARRAY(bp_proxy) proxies;
     ARRAY(int32_t) free_proxies; /* LIFO free ids (freed only at update, never while referenced) */
     bp_endpoint_array axis[3];   /* sorted endpoints of each sorted slot */
-    int axis_of_slot[3];         /* world axis of each slot; slot 0 has the largest spread */
-    int sorted_slots;            /* 2 (flat world: the thin axis is not sorted) or 3 */
+    /* where each endpoint sits: axis[s].data[position[s].data[id]].id == id for the endpoint ids
+       (proxy << 1 | is_max) of dynamic proxies sorted in. Apart from the proxies so that the
+       swaps' writes land in a small array (capacity 2 * proxies.capacity; count unused). */
+    ARRAY(uint32_t) position[3];
+    int axis_of_slot[3]; /* world axis of each slot; slot 0 has the largest spread */
+    int sorted_slots;    /* 2 (flat world: the thin axis is not sorted) or 3 */
     ARRAY(bp_record) records;
     int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;

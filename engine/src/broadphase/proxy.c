@@ -25,8 +25,10 @@ void broadphase_destroy(broadphase *bp)
 {
     array_free(&bp->proxies);
     array_free(&bp->free_proxies);
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 3; s++) {
         array_free(&bp->axis[s]);
+        array_free(&bp->position[s]);
+    }
     array_free(&bp->records);
     array_free(&bp->moved);
     array_free(&bp->created);
@@ -81,7 +83,10 @@ int broadphase_create_proxy(broadphase *bp, cairn_aabb bounds, uint32_t body_ind
     } else {
         if (!array_grow(&bp->proxies, bp->proxies.count + 1) ||
             !array_reserve(&bp->free_proxies, bp->proxies.capacity) ||
-            !array_reserve(&bp->active_pos, bp->proxies.capacity))
+            !array_reserve(&bp->active_pos, bp->proxies.capacity) ||
+            !array_reserve(&bp->position[0], 2 * bp->proxies.capacity) ||
+            !array_reserve(&bp->position[1], 2 * bp->proxies.capacity) ||
+            !array_reserve(&bp->position[2], 2 * bp->proxies.capacity))
             return error_set("broadphase_create_proxy: out of memory"), -1;
         id = bp->proxies.count++;
     }

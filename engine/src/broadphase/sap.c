@@ -33,20 +33,24 @@ static inline bool ep_less(bp_endpoint a, bp_endpoint b)
     return a.value < b.value || (a.value == b.value && (a.id & 1u) < (b.id & 1u));
 }
 
-static inline void ep_place(bp_proxy *px, int s, uint32_t id, uint32_t index)
+static inline uint32_t lo_at(const broadphase *bp, int s, uint32_t p)
 {
-    if (id & 1u)
-        px[id >> 1].hi[s] = index;
-    else
-        px[id >> 1].lo[s] = index;
+    return bp->position[s].data[p << 1];
+}
+
+static inline uint32_t hi_at(const broadphase *bp, int s, uint32_t p)
+{
+    return bp->position[s].data[p << 1 | 1u];
 }
 
 /* Interleaved on every sorted slot (by endpoint index). */
-static inline bool overlap_index(int slots, const bp_proxy *p, const bp_proxy *q)
+static inline bool overlap_index(const broadphase *bp, uint32_t p, uint32_t q)
 {
-    for (int s = 0; s < slots; s++)
-        if (p->lo[s] > q->hi[s] || q->lo[s] > p->hi[s])
+    for (int s = 0; s < bp->sorted_slots; s++) {
+        const uint32_t *pos = bp->position[s].data;
+        if (pos[p << 1] > pos[q << 1 | 1u] || pos[q << 1] > pos[p << 1 | 1u])
             return false;
+    }
     return true;
 }
 
@@ -54,7 +58,7 @@ static inline bool overlap_index(int slots, const bp_proxy *p, const bp_proxy *q
 static inline void swap_event(broadphase *bp, uint32_t p, uint32_t q, bool add)
 {
     bp_proxy *px = bp->proxies.data;
-    if (p == q || !bp_filter(&px[p], &px[q]) || !overlap_index(bp->sorted_slots, &px[p], &px[q]))
+    if (p == q || !bp_filter(&px[p], &px[q]) || !overlap_index(bp, p, q))
         return;
     if (add)
         record_add(bp, p, q, true);
@@ -66,7 +70,7 @@ static inline void swap_event(broadphase *bp, uint32_t p, uint32_t q, bool add)
 static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
 {
     bp_endpoint *e = bp->axis[s].data;
-    bp_proxy *px = bp->proxies.data;
+    uint32_t *pos = bp->position[s].data;
     bp_endpoint cur = e[i];
     bool cur_max = cur.id & 1u;
     uint32_t p = cur.id >> 1;
@@ -75,19 +79,19 @@ static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
         bp_endpoint prev = e[i - 1];
         bool prev_max = prev.id & 1u;
         if (cur_max && !prev_max) { /* max of p passes min of q: the overlap on s ends */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, prev.id >> 1, false);
         }
         e[i] = prev;
-        ep_place(px, s, prev.id, i--);
+        pos[prev.id] = i--;
         if (!cur_max && prev_max) { /* min of p passes max of q: the overlap on s begins */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, prev.id >> 1, true);
         }
         swaps++;
     }
     e[i] = cur;
-    ep_place(px, s, cur.id, i);
+    pos[cur.id] = i;
     bp->last_swaps += swaps;
     return i;
 }
@@ -95,7 +99,7 @@ static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
 static uint32_t sift_up(broadphase *bp, int s, uint32_t i)
 {
     bp_endpoint *e = bp->axis[s].data;
-    bp_proxy *px = bp->proxies.data;
+    uint32_t *pos = bp->position[s].data;
     uint32_t n = (uint32_t)bp->axis[s].count;
     bp_endpoint cur = e[i];
     bool cur_max = cur.id & 1u;
@@ -105,19 +109,19 @@ static uint32_t sift_up(broadphase *bp, int s, uint32_t i)
         bp_endpoint next = e[i + 1];
         bool next_max = next.id & 1u;
         if (!cur_max && next_max) { /* min of p passes max of q: the overlap on s ends */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, next.id >> 1, false);
         }
         e[i] = next;
-        ep_place(px, s, next.id, i++);
+        pos[next.id] = i++;
         if (cur_max && !next_max) { /* max of p passes min of q: the overlap on s begins */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, next.id >> 1, true);
         }
         swaps++;
     }
     e[i] = cur;
-    ep_place(px, s, cur.id, i);
+    pos[cur.id] = i;
     bp->last_swaps += swaps;
     return i;
 }
@@ -134,16 +138,16 @@ static void move_on_slot(broadphase *bp, int s, uint32_t p)
     bp_endpoint *e = bp->axis[s].data;
     int axis = bp->axis_of_slot[s];
     float lo = proxy->min[axis], hi = proxy->max[axis];
-    if (lo > e[proxy->lo[s]].value) {
-        e[proxy->hi[s]].value = hi;
-        sift(bp, s, proxy->hi[s]);
-        e[proxy->lo[s]].value = lo;
-        sift(bp, s, proxy->lo[s]);
+    if (lo > e[lo_at(bp, s, p)].value) {
+        e[hi_at(bp, s, p)].value = hi;
+        sift(bp, s, hi_at(bp, s, p));
+        e[lo_at(bp, s, p)].value = lo;
+        sift(bp, s, lo_at(bp, s, p));
     } else {
-        e[proxy->lo[s]].value = lo;
-        sift(bp, s, proxy->lo[s]);
-        e[proxy->hi[s]].value = hi;
-        sift(bp, s, proxy->hi[s]);
+        e[lo_at(bp, s, p)].value = lo;
+        sift(bp, s, lo_at(bp, s, p));
+        e[hi_at(bp, s, p)].value = hi;
+        sift(bp, s, hi_at(bp, s, p));
     }
 }
 
@@ -357,7 +361,7 @@ static bool fill_slot(broadphase *bp, int s)
     if (n > 1)
         qsort(e, (size_t)n, sizeof *e, compare_endpoints);
     for (int i = 0; i < n; i++)
-        ep_place(bp->proxies.data, s, e[i].id, (uint32_t)i);
+        bp->position[s].data[e[i].id] = (uint32_t)i;
     return true;
 }
 
@@ -455,7 +459,7 @@ static void compact(broadphase *bp)
             if (bp->proxies.data[e[i].id >> 1].flags & BP_DEAD)
                 continue;
             e[n] = e[i];
-            ep_place(bp->proxies.data, s, e[n].id, (uint32_t)n);
+            bp->position[s].data[e[n].id] = (uint32_t)n;
             n++;
         }
         bp->axis[s].count = n;
@@ -479,19 +483,22 @@ static bool apply_moves(broadphase *bp)
         double far = 0, jump = 2.0 * (double)bp->wide_limit;
         int a0 = bp->axis_of_slot[0];
         for (int k = 0; k < bp->moved.count; k++) {
-            const bp_proxy *p = &bp->proxies.data[bp->moved.data[k]];
-            if (!(p->flags & BP_DEAD) && fabs(p->min[a0] - bp->axis[0].data[p->lo[0]].value) > jump)
+            uint32_t id = (uint32_t)bp->moved.data[k];
+            const bp_proxy *p = &bp->proxies.data[id];
+            if (!(p->flags & BP_DEAD) &&
+                fabs(p->min[a0] - bp->axis[0].data[lo_at(bp, 0, id)].value) > jump)
                 far += 1;
         }
         if (far * 2.0 * slots * (bp->axis[0].count / 3.0) > budget)
             return false;
         for (int k = 0; k < bp->moved.count; k++) {
-            const bp_proxy *p = &bp->proxies.data[bp->moved.data[k]];
+            uint32_t id = (uint32_t)bp->moved.data[k];
+            const bp_proxy *p = &bp->proxies.data[id];
             if (p->flags & BP_DEAD)
                 continue;
             for (int s = 0; s < slots; s++) {
-                bp->axis[s].data[p->lo[s]].value = p->min[bp->axis_of_slot[s]];
-                bp->axis[s].data[p->hi[s]].value = p->max[bp->axis_of_slot[s]];
+                bp->axis[s].data[lo_at(bp, s, id)].value = p->min[bp->axis_of_slot[s]];
+                bp->axis[s].data[hi_at(bp, s, id)].value = p->max[bp->axis_of_slot[s]];
             }
         }
         for (int s = 0; s < slots; s++) {
@@ -546,9 +553,9 @@ static bool insert_created(broadphase *bp)
         for (int s = 0; s < slots; s++) {
             int axis = bp->axis_of_slot[s];
             bp_endpoint_array *e = &bp->axis[s];
-            proxy->lo[s] = (uint32_t)e->count;
+            bp->position[s].data[p << 1] = (uint32_t)e->count;
             e->data[e->count++] = (bp_endpoint){proxy->min[axis], p << 1};
-            proxy->hi[s] = (uint32_t)e->count;
+            bp->position[s].data[p << 1 | 1u] = (uint32_t)e->count;
             e->data[e->count++] = (bp_endpoint){proxy->max[axis], p << 1 | 1u};
         }
     }
@@ -558,8 +565,8 @@ static bool insert_created(broadphase *bp)
         if (proxy->flags & BP_DEAD)
             continue;
         for (int s = 0; s < slots; s++) {
-            sift_down(bp, s, proxy->lo[s]);
-            sift_down(bp, s, proxy->hi[s]);
+            sift_down(bp, s, lo_at(bp, s, p));
+            sift_down(bp, s, hi_at(bp, s, p));
         }
         proxy->flags &= ~(uint32_t)BP_CREATED;
         refresh_wide(bp, p);
