@@ -1,5 +1,6 @@
-/* The broadphase: incremental sweep-and-prune over fat AABBs with a persistent pair set keyed by
-   body pairs, producing per-update added/removed pair arrays, plus AABB and ray queries. */
+/* The broadphase: incremental sweep-and-prune over the fat AABBs of dynamic proxies, a static tree
+   for static ones, a persistent pair set keyed by body pairs, per-update added/removed pair
+   arrays, plus AABB and ray queries. */
 #ifndef CAIRN_BROADPHASE_H
 #define CAIRN_BROADPHASE_H
 

@@ -18,6 +18,10 @@
      other, and bobbing bodies would swap past all n endpoints. Then the records hold the pairs
      overlapping on the two sorted axes and the third axis is checked when publishing; moved
      proxies re-queue their record partners because their thin-axis interval changed.
+   - Statics are not sorted in (static_tree.c): moving bodies would otherwise swap past every
+     resting static, so a mostly static world would cost O(statics crossed) per update. A
+     dynamic-static pair is found by a tree query when the dynamic proxy moves or is created,
+     and when a static is created or moved, by a query of the sorted dynamics.
    - Creates go in at the next update: a few by insertion from the end, many by a rebuild (sort
      each axis once, then one sweep), which is the batch insert. */
 
