@@ -5,6 +5,8 @@
 #include "broadphase/internal.h"
 #include "core/error.h"
 
+#include <math.h>
+
 enum {
     LEAF_ITEMS = 4,  /* statics per leaf */
     TREE_STACK = 64, /* traversal stack: a median-split tree of n items is log2(n) deep */
@@ -204,8 +206,10 @@ bool static_build_all(broadphase *bp)
 
 bool static_maybe_rebuild(broadphase *bp)
 {
+    /* every query scans the loose list, and a rebuild costs O(n log n): about sqrt(n) loose
+       items balance the two when statics keep being added one by one */
     int loose = bp->static_items.count - bp->static_tree_items;
-    int limit = LOOSE_SLACK + bp->static_tree_items / 8;
+    int limit = LOOSE_SLACK + (int)sqrt((double)bp->static_tree_items);
     if (loose <= limit && bp->static_tombstones <= LOOSE_SLACK + bp->static_tree_items / 4)
         return true;
     if (!array_reserve(&bp->build_items, bp->static_items.count))
