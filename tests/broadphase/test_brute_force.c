@@ -332,7 +332,7 @@ Test(broadphase_brute_force, two_thousand_bodies_fast_motion)
 {
     scenario sc = {.bodies = 2000,
                    .max_bodies = 2300,
-                   .steps = 60,
+                   .steps = 200,
                    .extent = {{80, 40, 80}},
                    .size_min = 0.3f,
                    .size_max = 2.5f,

@@ -273,3 +273,34 @@ Test(broadphase_edges, refatten_when_the_sweep_leaves_the_fat_box)
     cr_assert_float_eq(fat.max.x, 3.05f + BROADPHASE_MARGIN, 1e-6f);
     broadphase_destroy(&bp);
 }
+
+Test(broadphase_edges, batch_insert_sorts_once_and_few_inserts_sort_in)
+{
+    broadphase bp;
+    cr_assert(broadphase_init(&bp, 0));
+    enum { N = 700 };
+    static oracle_body bodies[N];
+    uint64_t rng = 7;
+    int n = 0;
+    /* a scene load (500 bodies), then 5 more, then a batch of 195 more */
+    int batches[3] = {500, 5, 195};
+    bool rebuilt[3] = {true, false, true};
+    for (int b = 0; b < 3; b++) {
+        for (int k = 0; k < batches[b]; k++, n++) {
+            float x = oracle_uniform(&rng, 0, 20), y = oracle_uniform(&rng, 0, 20),
+                  z = oracle_uniform(&rng, 0, 20);
+            bool is_static = k % 4 == 0;
+            bodies[n] =
+                (oracle_body){broadphase_create_proxy(&bp, box(x, y, z, x + 1, y + 1, z + 1),
+                                                      (uint32_t)n, 1, ~0u, is_static),
+                              (uint32_t)n, 1, ~0u, is_static};
+        }
+        update(&bp);
+        cr_assert_eq(bp.last_rebuilt, rebuilt[b], "batch %d", b);
+        uint64_t *keys;
+        int count = oracle_pairs(&bp, bodies, n, &keys);
+        oracle_check_set(&bp, keys, count);
+        free(keys);
+    }
+    broadphase_destroy(&bp);
+}

@@ -1,5 +1,6 @@
-/* The broadphase: incremental sweep-and-prune over fat AABBs with a persistent pair set keyed by
-   body pairs, producing per-update added/removed pair arrays, plus AABB and ray queries. */
+/* The broadphase: incremental sweep-and-prune over the fat AABBs of dynamic proxies, a static tree
+   for static ones, a persistent pair set keyed by body pairs, per-update added/removed pair
+   arrays, plus AABB and ray queries. */
 #ifndef CAIRN_BROADPHASE_H
 #define CAIRN_BROADPHASE_H
 
@@ -35,13 +36,15 @@ typedef struct bp_endpoint {
 typedef ARRAY(bp_endpoint) bp_endpoint_array;
 
 typedef struct bp_proxy {
-    float min[3], max[3];  /* fat AABB, world axes */
-    uint32_t lo[3], hi[3]; /* index of the min / max endpoint in each sorted slot's array */
+    float min[3], max[3]; /* fat AABB, world axes */
     uint32_t body, layer, mask;
     int32_t pair_head; /* first overlap record of this proxy, -1 when none */
     int32_t degree;    /* overlap records of this proxy */
-    int32_t wide_slot; /* index in the wide list, -1 when not wide */
-    uint32_t flags;    /* BP_* flags in sap.c */
+    union {
+        int32_t wide_slot;   /* dynamic: index in the wide list, -1 when not wide */
+        int32_t static_item; /* static: index in static_items, -1 when not in it */
+    };
+    uint32_t flags; /* BP_* flags in sap.c */
 } bp_proxy;
 
 /* An overlap record: a pair of proxies overlapping on every sorted slot (and passing the filter),
@@ -64,12 +67,31 @@ typedef struct bp_active {
     uint32_t proxy;
 } bp_active;
 
+/* A node of the static tree: bounds, and either two children (at index, index + 1) or a leaf's
+   run of static_items [index, index + count). */
+typedef struct bp_node {
+    float min[3], max[3];
+    int32_t index;
+    int32_t count; /* > 0: leaf */
+} bp_node;
+
+/* A static proxy's fat AABB, copied next to its id so that tree leaves are scanned contiguously
+   (the proxy itself is read only on overlap). */
+typedef struct bp_static_item {
+    float min[3], max[3];
+    uint32_t proxy; /* UINT32_MAX: a tombstone */
+} bp_static_item;
+
 typedef struct broadphase {
     ARRAY(bp_proxy) proxies;
     ARRAY(int32_t) free_proxies; /* LIFO free ids (freed only at update, never while referenced) */
     bp_endpoint_array axis[3];   /* sorted endpoints of each sorted slot */
-    int axis_of_slot[3];         /* world axis of each slot; slot 0 has the largest spread */
-    int sorted_slots;            /* 2 (flat world: the thin axis is not sorted) or 3 */
+    /* where each endpoint sits: axis[s].data[position[s].data[id]].id == id for the endpoint ids
+       (proxy << 1 | is_max) of dynamic proxies sorted in. Apart from the proxies so that the
+       swaps' writes land in a small array (capacity 2 * proxies.capacity; count unused). */
+    ARRAY(uint32_t) position[3];
+    int axis_of_slot[3]; /* world axis of each slot; slot 0 has the largest spread */
+    int sorted_slots;    /* 2 (flat world: the thin axis is not sorted) or 3 */
     ARRAY(bp_record) records;
     int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;
@@ -86,11 +108,21 @@ typedef struct broadphase {
     bool needs_rebuild;
     bool broken; /* an allocation failed mid-update: rebuild next time */
     int updates_since_axis_check;
+    /* Static proxies are not in the sorted axes (moving bodies never swap past them): they sit
+       in a tree of static_items [0, static_tree_items), then a short list of loose ones added
+       since the tree was built. Destroyed or moved statics leave a tombstone (UINT32_MAX). */
+    ARRAY(bp_node) nodes;
+    ARRAY(bp_static_item) static_items;
+    int static_tree_items;
+    int static_tombstones;
+    ARRAY(int32_t) pending_statics; /* scratch of the update: statics to (re)insert */
+    ARRAY(bp_static_item) build_items;
     hash_set pairs; /* the published pair set: pair_key of body indices */
     ARRAY(broadphase_pair) added, removed;
     /* statistics of the last update */
     int last_swaps;
     bool last_rebuilt;
+    int last_static_queries; /* static-tree queries made by the last update */
 } broadphase;
 
 /* ---- lifetime ---- */

@@ -31,8 +31,37 @@ static inline bool bp_overlap_axis(const bp_proxy *p, const bp_proxy *q, int axi
     return p->min[axis] <= q->max[axis] && q->min[axis] <= p->max[axis];
 }
 
+/* Closed-interval overlap of a proxy's fat AABB with the box [lo, hi] on all three axes. */
+static inline bool bp_overlap_box(const bp_proxy *p, const float lo[3], const float hi[3])
+{
+    return p->min[0] <= hi[0] && lo[0] <= p->max[0] && p->min[1] <= hi[1] && lo[1] <= p->max[1] &&
+           p->min[2] <= hi[2] && lo[2] <= p->max[2];
+}
+
+typedef void bp_visit_fn(void *context, const bp_proxy *proxy);
+
+/* ---- visiting (query.c) ---- */
+/* Every dynamic proxy settled in the sorted axes (not moved or created since) overlapping
+   [lo, hi] on all three axes, once. */
+void bp_visit_sorted(const broadphase *bp, const float lo[3], const float hi[3], bp_visit_fn *fn,
+                     void *context);
+
+/* ---- the static tree (static_tree.c) ---- */
+/* Every static proxy in the tree or the loose list, not moved since, overlapping [lo, hi]. */
+void static_visit(const broadphase *bp, const float lo[3], const float hi[3], bp_visit_fn *fn,
+                  void *context);
+/* Builds the tree from every live static proxy (full rebuild of the broadphase). */
+bool static_build_all(broadphase *bp);
+/* Takes the static out of the tree (a tombstone), e.g. when it is destroyed or moved. */
+void static_forget(broadphase *bp, uint32_t p);
+/* Appends the static to the loose list. */
+bool static_append(broadphase *bp, uint32_t p);
+/* Rebuilds the tree from its live items when the loose list or the tombstones grew large. */
+bool static_maybe_rebuild(broadphase *bp);
+
 /* ---- overlap records (pair_set.c) ---- */
-/* A record exists exactly for the filtered proxy pairs overlapping on every sorted slot.
+/* A record exists exactly for the filtered pairs of dynamic proxies overlapping on every sorted
+   slot, and for the filtered dynamic-static pairs overlapping on all three axes.
    add/remove also queue the pair as a candidate for publishing. False when out of memory (then
    bp->broken is set and the next update rebuilds). */
 bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue);
@@ -41,6 +70,8 @@ int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q);
 /* Removes every record of p, queueing each pair. */
 void record_remove_all(broadphase *bp, uint32_t p);
 void records_clear(broadphase *bp);
+/* Removes (queueing) the records of dynamic p with statics its fat AABB no longer overlaps. */
+void record_drop_static_apart(broadphase *bp, uint32_t p);
 /* Queues every record partner of p (its overlap on the unsorted axis may have changed). */
 void record_queue_partners(broadphase *bp, uint32_t p);
 

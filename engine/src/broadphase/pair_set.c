@@ -125,6 +125,23 @@ void record_queue_partners(broadphase *bp, uint32_t p)
     }
 }
 
+void record_drop_static_apart(broadphase *bp, uint32_t p)
+{
+    const bp_proxy *px = bp->proxies.data;
+    int32_t r = px[p].pair_head;
+    while (r >= 0) {
+        const bp_record *rec = &bp->records.data[r];
+        int side = rec->proxy[0] == p ? 0 : 1;
+        uint32_t q = rec->proxy[1 - side];
+        int32_t next = rec->next[side];
+        if ((px[q].flags & BP_STATIC) && !bp_overlap_box(&px[p], px[q].min, px[q].max)) {
+            unlink_record(bp, r);
+            queue(bp, p, q);
+        }
+        r = next;
+    }
+}
+
 void records_clear(broadphase *bp)
 {
     array_clear(&bp->records);
@@ -190,7 +207,17 @@ bool publish_candidates(broadphase *bp)
         return true;
     if (!reserve_events(bp, n))
         return false;
-    qsort(c, (size_t)n, sizeof *c, compare_candidates);
+    if (n > 24) {
+        qsort(c, (size_t)n, sizeof *c, compare_candidates);
+    } else { /* a few moved bodies: insertion sort beats qsort's calls */
+        for (int i = 1; i < n; i++) {
+            bp_candidate x = c[i];
+            int j = i;
+            for (; j > 0 && compare_candidates(&c[j - 1], &x) > 0; j--)
+                c[j] = c[j - 1];
+            c[j] = x;
+        }
+    }
     for (int i = 0; i < n;) {
         uint64_t key = c[i].key;
         bool truth = false;

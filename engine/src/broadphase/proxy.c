@@ -25,8 +25,10 @@ void broadphase_destroy(broadphase *bp)
 {
     array_free(&bp->proxies);
     array_free(&bp->free_proxies);
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 3; s++) {
         array_free(&bp->axis[s]);
+        array_free(&bp->position[s]);
+    }
     array_free(&bp->records);
     array_free(&bp->moved);
     array_free(&bp->created);
@@ -38,6 +40,10 @@ void broadphase_destroy(broadphase *bp)
     array_free(&bp->scratch_keys[1]);
     array_free(&bp->added);
     array_free(&bp->removed);
+    array_free(&bp->nodes);
+    array_free(&bp->static_items);
+    array_free(&bp->pending_statics);
+    array_free(&bp->build_items);
     hash_set_destroy(&bp->pairs);
     memset(bp, 0, sizeof *bp);
     bp->free_record = -1;
@@ -77,7 +83,10 @@ int broadphase_create_proxy(broadphase *bp, cairn_aabb bounds, uint32_t body_ind
     } else {
         if (!array_grow(&bp->proxies, bp->proxies.count + 1) ||
             !array_reserve(&bp->free_proxies, bp->proxies.capacity) ||
-            !array_reserve(&bp->active_pos, bp->proxies.capacity))
+            !array_reserve(&bp->active_pos, bp->proxies.capacity) ||
+            !array_reserve(&bp->position[0], 2 * bp->proxies.capacity) ||
+            !array_reserve(&bp->position[1], 2 * bp->proxies.capacity) ||
+            !array_reserve(&bp->position[2], 2 * bp->proxies.capacity))
             return error_set("broadphase_create_proxy: out of memory"), -1;
         id = bp->proxies.count++;
     }
@@ -106,7 +115,9 @@ void broadphase_destroy_proxy(broadphase *bp, int proxy)
     }
     record_remove_all(bp, (uint32_t)proxy);
     bp_proxy *p = &bp->proxies.data[proxy];
-    if (p->flags & BP_WIDE) {
+    if (p->flags & BP_STATIC)
+        static_forget(bp, (uint32_t)proxy); /* the tree must not hold the id once it is reused */
+    if (!(p->flags & BP_STATIC) && (p->flags & BP_WIDE)) {
         int moved = array_remove_swap(&bp->wide, p->wide_slot);
         if (moved >= 0)
             bp->proxies.data[bp->wide.data[p->wide_slot]].wide_slot = p->wide_slot;

@@ -6,14 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
-
-typedef void visit_fn(void *context, const bp_proxy *proxy);
-
-static bool overlaps_box(const bp_proxy *p, const float lo[3], const float hi[3])
-{
-    return p->min[0] <= hi[0] && lo[0] <= p->max[0] && p->min[1] <= hi[1] && lo[1] <= p->max[1] &&
-           p->min[2] <= hi[2] && lo[2] <= p->max[2];
-}
+#include <string.h>
 
 /* First endpoint of slot 0 with value >= v. */
 static int lower_bound(const bp_endpoint_array *e, float v)
@@ -29,11 +22,10 @@ static int lower_bound(const bp_endpoint_array *e, float v)
     return lo;
 }
 
-/* Every live proxy overlapping [lo, hi], once. Proxies sorted in and not wide are found in the
-   window of slot 0 where their min can lie (no narrower than wide_limit below lo); the wide,
-   moved and newly created ones are checked from their lists. */
-static void visit(const broadphase *bp, const float lo[3], const float hi[3], visit_fn *fn,
-                  void *context)
+/* Dynamic proxies sorted in and not wide are found in the window of slot 0 where their min can
+   lie (no wider than wide_limit below lo); the wide ones are checked from their list. */
+void bp_visit_sorted(const broadphase *bp, const float lo[3], const float hi[3], bp_visit_fn *fn,
+                     void *context)
 {
     const bp_proxy *px = bp->proxies.data;
     const bp_endpoint_array *e = &bp->axis[0];
@@ -44,22 +36,32 @@ static void visit(const broadphase *bp, const float lo[3], const float hi[3], vi
         if (ep.value > hi[axis])
             break;
         const bp_proxy *p = &px[ep.id >> 1];
-        if (!(ep.id & 1u) && !(p->flags & skip) && overlaps_box(p, lo, hi))
+        if (!(ep.id & 1u) && !(p->flags & skip) && bp_overlap_box(p, lo, hi))
             fn(context, p);
     }
     for (int k = 0; k < bp->wide.count; k++) {
         const bp_proxy *p = &px[bp->wide.data[k]];
-        if (!(p->flags & (BP_DEAD | BP_MOVED)) && overlaps_box(p, lo, hi))
+        if (!(p->flags & (BP_DEAD | BP_MOVED)) && bp_overlap_box(p, lo, hi))
             fn(context, p);
     }
+}
+
+/* Every live proxy overlapping [lo, hi], once: the sorted dynamics, the statics in their tree,
+   then the proxies moved or created since the last update from their lists. */
+static void visit(const broadphase *bp, const float lo[3], const float hi[3], bp_visit_fn *fn,
+                  void *context)
+{
+    const bp_proxy *px = bp->proxies.data;
+    bp_visit_sorted(bp, lo, hi, fn, context);
+    static_visit(bp, lo, hi, fn, context);
     for (int k = 0; k < bp->moved.count; k++) {
         const bp_proxy *p = &px[bp->moved.data[k]];
-        if (!(p->flags & BP_DEAD) && overlaps_box(p, lo, hi))
+        if (!(p->flags & BP_DEAD) && bp_overlap_box(p, lo, hi))
             fn(context, p);
     }
     for (int k = 0; k < bp->created.count; k++) {
         const bp_proxy *p = &px[bp->created.data[k]];
-        if (!(p->flags & BP_DEAD) && overlaps_box(p, lo, hi))
+        if (!(p->flags & BP_DEAD) && bp_overlap_box(p, lo, hi))
             fn(context, p);
     }
 }
@@ -98,12 +100,23 @@ typedef struct ray_hit {
     uint32_t body;
 } ray_hit;
 
+/* Candidates of one ray fit on the stack unless the ray crosses a crowd: only then is memory
+   allocated (the heap copy grows geometrically). */
+enum { RAY_STACK_HITS = 256 };
+
 typedef struct ray_query {
     float origin[3], delta[3];
-    ray_hit *hits;
+    ray_hit *hits; /* stack_hits, or heap memory once they overflow */
     int count, capacity;
     bool failed;
+    ray_hit stack_hits[RAY_STACK_HITS];
 } ray_query;
+
+static void free_hits(ray_query *r)
+{
+    if (r->hits != r->stack_hits)
+        mem_free(r->hits, (size_t)r->capacity * sizeof *r->hits);
+}
 
 /* Slab test on the closed box, t in [0, 1]; t_enter is 0 when the origin is inside. */
 static bool ray_enters(const ray_query *r, const bp_proxy *p, float *t_enter)
@@ -133,13 +146,14 @@ static void collect_hit(void *context, const bp_proxy *p)
     if (r->failed || !ray_enters(r, p, &t))
         return;
     if (r->count == r->capacity) {
-        int grown = r->capacity ? 2 * r->capacity : 64;
-        ray_hit *hits =
-            mem_realloc(r->hits, (size_t)r->capacity * sizeof *hits, (size_t)grown * sizeof *hits);
+        int grown = 2 * r->capacity;
+        ray_hit *hits = mem_alloc((size_t)grown * sizeof *hits);
         if (hits == NULL) {
             r->failed = true;
             return;
         }
+        memcpy(hits, r->hits, (size_t)r->count * sizeof *hits);
+        free_hits(r);
         r->hits = hits;
         r->capacity = grown;
     }
@@ -159,7 +173,13 @@ int broadphase_query_ray(const broadphase *bp, vec3s origin, vec3s translation,
 {
     if (!finite3(origin) || !finite3(translation))
         return error_set("broadphase_query_ray: ray is not finite"), -1;
-    ray_query r = {{origin.x, origin.y, origin.z}, {translation.x, translation.y, translation.z}};
+    ray_query r; /* not zero-initialised: the stack store is written before it is read */
+    for (int a = 0; a < 3; a++)
+        r.origin[a] = origin.raw[a], r.delta[a] = translation.raw[a];
+    r.hits = r.stack_hits;
+    r.count = 0;
+    r.capacity = RAY_STACK_HITS;
+    r.failed = false;
     float lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         lo[a] = fminf(r.origin[a], r.origin[a] + r.delta[a]);
@@ -167,7 +187,7 @@ int broadphase_query_ray(const broadphase *bp, vec3s origin, vec3s translation,
     }
     visit(bp, lo, hi, collect_hit, &r);
     if (r.failed) {
-        mem_free(r.hits, (size_t)r.capacity * sizeof *r.hits);
+        free_hits(&r);
         return error_set("broadphase_query_ray: out of memory"), -1;
     }
     if (r.count > 1)
@@ -182,6 +202,6 @@ int broadphase_query_ray(const broadphase *bp, vec3s origin, vec3s translation,
         if (result > 0.0f && result < max_t)
             max_t = result;
     }
-    mem_free(r.hits, (size_t)r.capacity * sizeof *r.hits);
+    free_hits(&r);
     return calls;
 }

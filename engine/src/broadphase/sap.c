@@ -18,6 +18,10 @@
      other, and bobbing bodies would swap past all n endpoints. Then the records hold the pairs
      overlapping on the two sorted axes and the third axis is checked when publishing; moved
      proxies re-queue their record partners because their thin-axis interval changed.
+   - Statics are not sorted in (static_tree.c): moving bodies would otherwise swap past every
+     resting static, so a mostly static world would cost O(statics crossed) per update. A
+     dynamic-static pair is found by a tree query when the dynamic proxy moves or is created,
+     and when a static is created or moved, by a query of the sorted dynamics.
    - Creates go in at the next update: a few by insertion from the end, many by a rebuild (sort
      each axis once, then one sweep), which is the batch insert. */
 
@@ -33,20 +37,24 @@ static inline bool ep_less(bp_endpoint a, bp_endpoint b)
     return a.value < b.value || (a.value == b.value && (a.id & 1u) < (b.id & 1u));
 }
 
-static inline void ep_place(bp_proxy *px, int s, uint32_t id, uint32_t index)
+static inline uint32_t lo_at(const broadphase *bp, int s, uint32_t p)
 {
-    if (id & 1u)
-        px[id >> 1].hi[s] = index;
-    else
-        px[id >> 1].lo[s] = index;
+    return bp->position[s].data[p << 1];
+}
+
+static inline uint32_t hi_at(const broadphase *bp, int s, uint32_t p)
+{
+    return bp->position[s].data[p << 1 | 1u];
 }
 
 /* Interleaved on every sorted slot (by endpoint index). */
-static inline bool overlap_index(int slots, const bp_proxy *p, const bp_proxy *q)
+static inline bool overlap_index(const broadphase *bp, uint32_t p, uint32_t q)
 {
-    for (int s = 0; s < slots; s++)
-        if (p->lo[s] > q->hi[s] || q->lo[s] > p->hi[s])
+    for (int s = 0; s < bp->sorted_slots; s++) {
+        const uint32_t *pos = bp->position[s].data;
+        if (pos[p << 1] > pos[q << 1 | 1u] || pos[q << 1] > pos[p << 1 | 1u])
             return false;
+    }
     return true;
 }
 
@@ -54,7 +62,9 @@ static inline bool overlap_index(int slots, const bp_proxy *p, const bp_proxy *q
 static inline void swap_event(broadphase *bp, uint32_t p, uint32_t q, bool add)
 {
     bp_proxy *px = bp->proxies.data;
-    if (p == q || !bp_filter(&px[p], &px[q]) || !overlap_index(bp->sorted_slots, &px[p], &px[q]))
+    /* the positions first: they are in a small array, and most crossings on one slot are apart
+       on another, so the proxies themselves are seldom read */
+    if (p == q || !overlap_index(bp, p, q) || !bp_filter(&px[p], &px[q]))
         return;
     if (add)
         record_add(bp, p, q, true);
@@ -66,7 +76,7 @@ static inline void swap_event(broadphase *bp, uint32_t p, uint32_t q, bool add)
 static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
 {
     bp_endpoint *e = bp->axis[s].data;
-    bp_proxy *px = bp->proxies.data;
+    uint32_t *pos = bp->position[s].data;
     bp_endpoint cur = e[i];
     bool cur_max = cur.id & 1u;
     uint32_t p = cur.id >> 1;
@@ -75,19 +85,19 @@ static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
         bp_endpoint prev = e[i - 1];
         bool prev_max = prev.id & 1u;
         if (cur_max && !prev_max) { /* max of p passes min of q: the overlap on s ends */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, prev.id >> 1, false);
         }
         e[i] = prev;
-        ep_place(px, s, prev.id, i--);
+        pos[prev.id] = i--;
         if (!cur_max && prev_max) { /* min of p passes max of q: the overlap on s begins */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, prev.id >> 1, true);
         }
         swaps++;
     }
     e[i] = cur;
-    ep_place(px, s, cur.id, i);
+    pos[cur.id] = i;
     bp->last_swaps += swaps;
     return i;
 }
@@ -95,7 +105,7 @@ static uint32_t sift_down(broadphase *bp, int s, uint32_t i)
 static uint32_t sift_up(broadphase *bp, int s, uint32_t i)
 {
     bp_endpoint *e = bp->axis[s].data;
-    bp_proxy *px = bp->proxies.data;
+    uint32_t *pos = bp->position[s].data;
     uint32_t n = (uint32_t)bp->axis[s].count;
     bp_endpoint cur = e[i];
     bool cur_max = cur.id & 1u;
@@ -105,19 +115,19 @@ static uint32_t sift_up(broadphase *bp, int s, uint32_t i)
         bp_endpoint next = e[i + 1];
         bool next_max = next.id & 1u;
         if (!cur_max && next_max) { /* min of p passes max of q: the overlap on s ends */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, next.id >> 1, false);
         }
         e[i] = next;
-        ep_place(px, s, next.id, i++);
+        pos[next.id] = i++;
         if (cur_max && !next_max) { /* max of p passes min of q: the overlap on s begins */
-            ep_place(px, s, cur.id, i);
+            pos[cur.id] = i;
             swap_event(bp, p, next.id >> 1, true);
         }
         swaps++;
     }
     e[i] = cur;
-    ep_place(px, s, cur.id, i);
+    pos[cur.id] = i;
     bp->last_swaps += swaps;
     return i;
 }
@@ -134,16 +144,16 @@ static void move_on_slot(broadphase *bp, int s, uint32_t p)
     bp_endpoint *e = bp->axis[s].data;
     int axis = bp->axis_of_slot[s];
     float lo = proxy->min[axis], hi = proxy->max[axis];
-    if (lo > e[proxy->lo[s]].value) {
-        e[proxy->hi[s]].value = hi;
-        sift(bp, s, proxy->hi[s]);
-        e[proxy->lo[s]].value = lo;
-        sift(bp, s, proxy->lo[s]);
+    if (lo > e[lo_at(bp, s, p)].value) {
+        e[hi_at(bp, s, p)].value = hi;
+        sift(bp, s, hi_at(bp, s, p));
+        e[lo_at(bp, s, p)].value = lo;
+        sift(bp, s, lo_at(bp, s, p));
     } else {
-        e[proxy->lo[s]].value = lo;
-        sift(bp, s, proxy->lo[s]);
-        e[proxy->hi[s]].value = hi;
-        sift(bp, s, proxy->hi[s]);
+        e[lo_at(bp, s, p)].value = lo;
+        sift(bp, s, lo_at(bp, s, p));
+        e[hi_at(bp, s, p)].value = hi;
+        sift(bp, s, hi_at(bp, s, p));
     }
 }
 
@@ -189,7 +199,7 @@ static axis_stats measure(const broadphase *bp)
     int n = 0;
     for (int i = 0; i < bp->proxies.count; i++) {
         const bp_proxy *p = &bp->proxies.data[i];
-        if (p->flags & BP_DEAD)
+        if (p->flags & (BP_DEAD | BP_STATIC)) /* statics are not sorted */
             continue;
         n++;
         for (int a = 0; a < 3; a++) {
@@ -238,6 +248,84 @@ static bool axes_changed(const broadphase *bp)
     return st.variance[bp->axis_of_slot[0]] * 4.0 < st.variance[order[0]];
 }
 
+/* ---- pairs between dynamic and static proxies (found by queries, not by swaps) ---- */
+
+typedef struct pairing {
+    broadphase *bp;
+    uint32_t p;
+    bool queue;
+    bool fresh; /* p has no record with any proxy the query can find: skip the lookup */
+} pairing;
+
+static void pair_found(void *context, const bp_proxy *found)
+{
+    pairing *c = context;
+    broadphase *bp = c->bp;
+    uint32_t q = (uint32_t)(found - bp->proxies.data);
+    if (!bp_filter(&bp->proxies.data[c->p], found))
+        return;
+    if (!c->fresh && record_find(bp, c->p, q) >= 0)
+        return;
+    record_add(bp, c->p, q, c->queue);
+}
+
+/* Records of dynamic p with every static its fat AABB overlaps. fresh: p has no static record
+   yet; otherwise the ones that no longer overlap are dropped first. */
+static void pair_with_statics(broadphase *bp, uint32_t p, bool queue, bool fresh)
+{
+    if (bp->static_items.count == 0)
+        return; /* no statics: nothing to find, nothing to drop */
+    if (!fresh)
+        record_drop_static_apart(bp, p);
+    const bp_proxy *proxy = &bp->proxies.data[p];
+    pairing c = {bp, p, queue, fresh};
+    static_visit(bp, proxy->min, proxy->max, pair_found, &c);
+    bp->last_static_queries++;
+}
+
+/* Moved statics leave the tree (with their records) and join the new ones in pending_statics;
+   the lists of moved and created proxies keep only dynamics. */
+static bool take_statics(broadphase *bp)
+{
+    array_clear(&bp->pending_statics);
+    if (!array_reserve(&bp->pending_statics, bp->moved.count + bp->created.count))
+        return false;
+    int32_t *lists[2] = {bp->moved.data, bp->created.data};
+    int *counts[2] = {&bp->moved.count, &bp->created.count};
+    for (int l = 0; l < 2; l++) {
+        int kept = 0;
+        for (int k = 0; k < *counts[l]; k++) {
+            uint32_t p = (uint32_t)lists[l][k];
+            bp_proxy *proxy = &bp->proxies.data[p];
+            if ((proxy->flags & (BP_STATIC | BP_DEAD)) != BP_STATIC) {
+                lists[l][kept++] = (int32_t)p;
+                continue;
+            }
+            record_remove_all(bp, p);
+            static_forget(bp, p);
+            proxy->flags &= ~(uint32_t)(BP_MOVED | BP_CREATED);
+            bp->pending_statics.data[bp->pending_statics.count++] = (int32_t)p;
+        }
+        *counts[l] = kept;
+    }
+    return true;
+}
+
+/* The pending statics join the loose list, paired with the (settled) dynamics they overlap. */
+static bool insert_statics(broadphase *bp)
+{
+    for (int k = 0; k < bp->pending_statics.count; k++) {
+        uint32_t p = (uint32_t)bp->pending_statics.data[k];
+        if (!static_append(bp, p))
+            return false;
+        const bp_proxy *proxy = &bp->proxies.data[p];
+        pairing c = {bp, p, true, true};
+        bp_visit_sorted(bp, proxy->min, proxy->max, pair_found, &c);
+    }
+    array_clear(&bp->pending_statics);
+    return static_maybe_rebuild(bp);
+}
+
 /* ---- rebuild: sort once, sweep once ---- */
 
 static int compare_endpoints(const void *x, const void *y)
@@ -270,7 +358,7 @@ static bool fill_slot(broadphase *bp, int s)
     int axis = bp->axis_of_slot[s], n = 0;
     for (int i = 0; i < bp->proxies.count; i++) {
         const bp_proxy *p = &bp->proxies.data[i];
-        if (p->flags & BP_DEAD)
+        if (p->flags & (BP_DEAD | BP_STATIC))
             continue;
         e[n++] = (bp_endpoint){p->min[axis], (uint32_t)i << 1};
         e[n++] = (bp_endpoint){p->max[axis], (uint32_t)i << 1 | 1u};
@@ -279,7 +367,7 @@ static bool fill_slot(broadphase *bp, int s)
     if (n > 1)
         qsort(e, (size_t)n, sizeof *e, compare_endpoints);
     for (int i = 0; i < n; i++)
-        ep_place(bp->proxies.data, s, e[i].id, (uint32_t)i);
+        bp->position[s].data[e[i].id] = (uint32_t)i;
     return true;
 }
 
@@ -334,6 +422,7 @@ static bool rebuild(broadphase *bp)
     array_clear(&bp->moved);
     array_clear(&bp->created);
     array_clear(&bp->wide);
+    array_clear(&bp->pending_statics);
 
     axis_stats st = measure(bp);
     choose_axes(&st, 2.0, bp->axis_of_slot, &bp->sorted_slots);
@@ -348,11 +437,15 @@ static bool rebuild(broadphase *bp)
             array_clear(&bp->axis[s]);
     }
     for (int i = 0; i < bp->proxies.count && ok; i++) {
-        bp->proxies.data[i].wide_slot = -1;
-        if (!(bp->proxies.data[i].flags & BP_DEAD))
+        bp->proxies.data[i].wide_slot = -1; /* static_item too */
+        if (!(bp->proxies.data[i].flags & (BP_DEAD | BP_STATIC)))
             refresh_wide(bp, (uint32_t)i);
     }
-    ok = ok && !bp->broken && sweep(bp) && publish_full(bp);
+    ok = ok && static_build_all(bp) && !bp->broken && sweep(bp);
+    for (int i = 0; i < bp->proxies.count && ok; i++)
+        if (!(bp->proxies.data[i].flags & (BP_DEAD | BP_STATIC)))
+            pair_with_statics(bp, (uint32_t)i, false, true);
+    ok = ok && !bp->broken && publish_full(bp);
     if (!ok) {
         bp->broken = true;
         return error_set("broadphase: out of memory while rebuilding");
@@ -372,7 +465,7 @@ static void compact(broadphase *bp)
             if (bp->proxies.data[e[i].id >> 1].flags & BP_DEAD)
                 continue;
             e[n] = e[i];
-            ep_place(bp->proxies.data, s, e[n].id, (uint32_t)n);
+            bp->position[s].data[e[n].id] = (uint32_t)n;
             n++;
         }
         bp->axis[s].count = n;
@@ -390,33 +483,40 @@ static bool apply_moves(broadphase *bp)
     int budget = 64 * bp->axis[0].count + 4096;
     /* Many moved: set every value, then one insertion-sort pass per slot (O(n + swaps)).
        Few moved: sift just their endpoints (O(moved + swaps)). */
-    if (bp->moved.count * 16 > bp->live_count) {
+    if (bp->moved.count * 16 > bp->axis[0].count / 2) {
         /* Teleports: each far jump costs about a third of the array per endpoint and slot.
            When that already exceeds the budget, rebuild without trying. */
         double far = 0, jump = 2.0 * (double)bp->wide_limit;
         int a0 = bp->axis_of_slot[0];
         for (int k = 0; k < bp->moved.count; k++) {
-            const bp_proxy *p = &bp->proxies.data[bp->moved.data[k]];
-            if (!(p->flags & BP_DEAD) && fabs(p->min[a0] - bp->axis[0].data[p->lo[0]].value) > jump)
+            uint32_t id = (uint32_t)bp->moved.data[k];
+            const bp_proxy *p = &bp->proxies.data[id];
+            if (!(p->flags & BP_DEAD) &&
+                fabs(p->min[a0] - bp->axis[0].data[lo_at(bp, 0, id)].value) > jump)
                 far += 1;
         }
         if (far * 2.0 * slots * (bp->axis[0].count / 3.0) > budget)
             return false;
         for (int k = 0; k < bp->moved.count; k++) {
-            const bp_proxy *p = &bp->proxies.data[bp->moved.data[k]];
+            uint32_t id = (uint32_t)bp->moved.data[k];
+            const bp_proxy *p = &bp->proxies.data[id];
             if (p->flags & BP_DEAD)
                 continue;
             for (int s = 0; s < slots; s++) {
-                bp->axis[s].data[p->lo[s]].value = p->min[bp->axis_of_slot[s]];
-                bp->axis[s].data[p->hi[s]].value = p->max[bp->axis_of_slot[s]];
+                bp->axis[s].data[lo_at(bp, s, id)].value = p->min[bp->axis_of_slot[s]];
+                bp->axis[s].data[hi_at(bp, s, id)].value = p->max[bp->axis_of_slot[s]];
             }
         }
-        for (int s = 0; s < slots; s++)
+        for (int s = 0; s < slots; s++) {
+            const bp_endpoint *e = bp->axis[s].data; /* sift_down does not reallocate */
             for (int i = 1; i < bp->axis[s].count; i++) {
+                if (!ep_less(e[i], e[i - 1]))
+                    continue; /* in order already: most endpoints, under coherent motion */
                 sift_down(bp, s, (uint32_t)i);
                 if (bp->last_swaps > budget)
                     return false;
             }
+        }
     } else {
         for (int k = 0; k < bp->moved.count; k++) {
             uint32_t p = (uint32_t)bp->moved.data[k];
@@ -437,6 +537,7 @@ static bool apply_moves(broadphase *bp)
         if (slots == 2)
             record_queue_partners(bp, p);
         refresh_wide(bp, p);
+        pair_with_statics(bp, p, true, false);
     }
     array_clear(&bp->moved);
     return true;
@@ -458,9 +559,9 @@ static bool insert_created(broadphase *bp)
         for (int s = 0; s < slots; s++) {
             int axis = bp->axis_of_slot[s];
             bp_endpoint_array *e = &bp->axis[s];
-            proxy->lo[s] = (uint32_t)e->count;
+            bp->position[s].data[p << 1] = (uint32_t)e->count;
             e->data[e->count++] = (bp_endpoint){proxy->min[axis], p << 1};
-            proxy->hi[s] = (uint32_t)e->count;
+            bp->position[s].data[p << 1 | 1u] = (uint32_t)e->count;
             e->data[e->count++] = (bp_endpoint){proxy->max[axis], p << 1 | 1u};
         }
     }
@@ -470,11 +571,12 @@ static bool insert_created(broadphase *bp)
         if (proxy->flags & BP_DEAD)
             continue;
         for (int s = 0; s < slots; s++) {
-            sift_down(bp, s, proxy->lo[s]);
-            sift_down(bp, s, proxy->hi[s]);
+            sift_down(bp, s, lo_at(bp, s, p));
+            sift_down(bp, s, hi_at(bp, s, p));
         }
         proxy->flags &= ~(uint32_t)BP_CREATED;
         refresh_wide(bp, p);
+        pair_with_statics(bp, p, true, true);
     }
     array_clear(&bp->created);
     return true;
@@ -485,18 +587,21 @@ bool broadphase_update_pairs(broadphase *bp)
     array_clear(&bp->added);
     array_clear(&bp->removed);
     bp->last_swaps = 0;
+    bp->last_static_queries = 0;
     bp->last_rebuilt = false;
     if (++bp->updates_since_axis_check >= AXIS_CHECK_PERIOD) {
         bp->updates_since_axis_check = 0;
         bp->needs_rebuild = bp->needs_rebuild || axes_changed(bp);
     }
-    if (bp->needs_rebuild || bp->broken || bp->created.count > REBUILD_CREATES)
+    if (bp->needs_rebuild || bp->broken)
+        return rebuild(bp);
+    if (!take_statics(bp) || bp->created.count > REBUILD_CREATES)
         return rebuild(bp);
     if (bp->dead_count > 0)
         compact(bp);
     if (!apply_moves(bp))
         return rebuild(bp);
-    if (!insert_created(bp))
+    if (!insert_created(bp) || !insert_statics(bp))
         bp->broken = true;
     if (!publish_candidates(bp) || bp->broken) {
         bp->broken = true;

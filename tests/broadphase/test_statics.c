@@ -1,0 +1,220 @@
+/* Bodies at rest cost nothing: statics are not in the sorted axes (a moving body never swaps past
+   them), an update where nothing moved does no work and allocates nothing, and static churn
+   (create, move, destroy among moving bodies) keeps the pair set equal to brute force. Also: the
+   ray query allocates nothing for a ray with a normal number of candidates. */
+#include "broadphase/oracle.h"
+#include "core/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static cairn_aabb box(float x0, float y0, float z0, float x1, float y1, float z1)
+{
+    return (cairn_aabb){{{x0, y0, z0}}, {{x1, y1, z1}}};
+}
+
+static void update(broadphase *bp)
+{
+    cr_assert(broadphase_update_pairs(bp), "%s", cairn_last_error());
+}
+
+/* Counts allocation calls made through the hooks. */
+static int allocations;
+
+static void *counting_alloc(size_t size, void *user)
+{
+    (void)user;
+    allocations++;
+    return aligned_alloc(16, (size + 15) / 16 * 16);
+}
+
+static void counting_free(void *memory, size_t size, void *user)
+{
+    (void)size, (void)user;
+    free(memory);
+}
+
+enum { STATICS = 2000, SLEEPERS = 500 };
+
+/* 2000 statics in a row along x, 500 dynamic sleepers far beyond them on x, one mover. */
+static void build_row(broadphase *bp, oracle_body *bodies, int *mover)
+{
+    cr_assert(broadphase_init(bp, 0));
+    int n = 0;
+    for (int i = 0; i < STATICS; i++, n++) {
+        cairn_aabb b = box((float)i, 0, 0, (float)i + 0.5f, 1, 1);
+        bodies[n] = (oracle_body){broadphase_create_proxy(bp, b, (uint32_t)n, 1, ~0u, true),
+                                  (uint32_t)n, 1, ~0u, true};
+        cr_assert(broadphase_set_fat_aabb(bp, bodies[n].proxy, b));
+    }
+    for (int i = 0; i < SLEEPERS; i++, n++) {
+        float x = 5000.0f + (float)(i % 50), y = (float)(i / 50);
+        cairn_aabb b = box(x, y, 0, x + 1, y + 1, 1); /* touching neighbours */
+        bodies[n] = (oracle_body){broadphase_create_proxy(bp, b, (uint32_t)n, 1, ~0u, false),
+                                  (uint32_t)n, 1, ~0u, false};
+        cr_assert(broadphase_set_fat_aabb(bp, bodies[n].proxy, b));
+    }
+    cairn_aabb b = box(-10, 0, 0, -9.5f, 1, 1);
+    bodies[n] = (oracle_body){broadphase_create_proxy(bp, b, (uint32_t)n, 1, ~0u, false),
+                              (uint32_t)n, 1, ~0u, false};
+    cr_assert(broadphase_set_fat_aabb(bp, bodies[n].proxy, b));
+    *mover = n;
+    update(bp);
+}
+
+static void check_brute_force(const broadphase *bp, const oracle_body *bodies, int n)
+{
+    uint64_t *keys;
+    int count = oracle_pairs(bp, bodies, n, &keys);
+    oracle_check_set(bp, keys, count);
+    free(keys);
+}
+
+Test(broadphase_statics, a_mover_never_swaps_past_statics)
+{
+    static oracle_body bodies[STATICS + SLEEPERS + 1];
+    broadphase bp;
+    int mover;
+    build_row(&bp, bodies, &mover);
+    int n = STATICS + SLEEPERS + 1;
+    check_brute_force(&bp, bodies, n);
+    /* across the whole row of statics to x = 1000.25: it overlaps static 1000 only. Were the
+       statics sorted in, this would pass about 2 * 1000 of their endpoints on x. */
+    cr_assert(
+        broadphase_set_fat_aabb(&bp, bodies[mover].proxy, box(1000.25f, 0, 0, 1000.75f, 1, 1)));
+    update(&bp);
+    cr_assert_eq(bp.last_swaps, 0, "%d swaps", bp.last_swaps);
+    cr_assert_eq(bp.last_static_queries, 1);
+    cr_assert(broadphase_pair_exists(&bp, 1000, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    /* and back out, onto a static's shared endpoint (touching counts) */
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, box(-3, 0, 0, 0, 1, 1)));
+    update(&bp);
+    cr_assert_eq(bp.last_swaps, 0);
+    int added, removed;
+    broadphase_added(&bp, &added);
+    broadphase_removed(&bp, &removed);
+    cr_assert(added == 1 && removed == 1);
+    cr_assert(broadphase_pair_exists(&bp, 0, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    broadphase_destroy(&bp);
+}
+
+Test(broadphase_statics, an_update_where_nothing_moved_does_nothing)
+{
+    cr_assert(cairn_set_allocator(&(cairn_allocator){counting_alloc, counting_free, NULL}));
+    static oracle_body bodies[STATICS + SLEEPERS + 1];
+    broadphase bp;
+    int mover;
+    build_row(&bp, bodies, &mover);
+    int pairs = broadphase_pair_count(&bp);
+    cr_assert_gt(pairs, 0); /* the sleepers touch their neighbours */
+    for (int s = 0; s < 5; s++) {
+        int before = allocations;
+        update(&bp);
+        cr_assert_eq(allocations, before, "an idle update allocated");
+        cr_assert_eq(bp.last_swaps, 0);
+        cr_assert_eq(bp.last_static_queries, 0);
+        cr_assert(!bp.last_rebuilt);
+        int added, removed;
+        broadphase_added(&bp, &added);
+        broadphase_removed(&bp, &removed);
+        cr_assert(added == 0 && removed == 0);
+        cr_assert_eq(broadphase_pair_count(&bp), pairs);
+    }
+    /* sleepers that stay inside their fat boxes are no moves either */
+    for (int i = STATICS; i < STATICS + SLEEPERS; i++) {
+        cairn_aabb fat = broadphase_fat_aabb(&bp, bodies[i].proxy);
+        cairn_aabb inside = {glms_vec3_adds(fat.min, 0.01f), glms_vec3_subs(fat.max, 0.01f)};
+        cr_assert(!broadphase_move_proxy(&bp, bodies[i].proxy, inside, (vec3s){{0, 0, 0}}));
+    }
+    update(&bp);
+    cr_assert_eq(bp.last_swaps, 0);
+    cr_assert_eq(bp.last_static_queries, 0);
+    broadphase_destroy(&bp);
+    cr_assert_eq(cairn_allocated_bytes(), 0);
+}
+
+Test(broadphase_statics, static_create_move_destroy_among_movers)
+{
+    /* statics appear, teleport and vanish while dynamics move; checked against brute force after
+       every update, enough churn to rebuild the static tree from its loose list several times */
+    broadphase bp;
+    cr_assert(broadphase_init(&bp, 0));
+    enum { MAX = 900 };
+    static oracle_body bodies[MAX];
+    static cairn_aabb fat[MAX];
+    uint64_t rng = 0xc0ffeeu;
+    int n = 0;
+    uint32_t next_body = 1;
+    for (int step = 0; step < 300; step++) {
+        int creates = step == 0 ? 600 : (int)(oracle_random(&rng) % 12);
+        for (int k = 0; k < creates && n < MAX; k++, n++) {
+            float x = oracle_uniform(&rng, 0, 30), y = oracle_uniform(&rng, 0, 30),
+                  z = oracle_uniform(&rng, 0, 30), h = oracle_uniform(&rng, 0.1f, 1.5f);
+            bool is_static = oracle_uniform(&rng, 0, 1) < 0.8f;
+            uint32_t layer = 1u << (oracle_random(&rng) % 2);
+            uint32_t mask = oracle_random(&rng) % 8 == 0 ? 1u : ~0u;
+            fat[n] = box(x - h, y - h, z - h, x + h, y + h, z + h);
+            bodies[n] = (oracle_body){
+                broadphase_create_proxy(&bp, fat[n], next_body, layer, mask, is_static), next_body,
+                layer, mask, is_static};
+            next_body += 2;
+            cr_assert(bodies[n].proxy >= 0);
+        }
+        for (int i = 0; i < n; i++) {
+            bool is_static = bodies[i].is_static;
+            bool move = is_static ? oracle_random(&rng) % 100 == 0 : oracle_random(&rng) % 2 == 0;
+            if (!move)
+                continue;
+            float d = is_static ? oracle_uniform(&rng, -8, 8) : oracle_uniform(&rng, -0.4f, 0.4f);
+            int a = (int)(oracle_random(&rng) % 3);
+            fat[i].min.raw[a] += d, fat[i].max.raw[a] += d;
+            cr_assert(broadphase_set_fat_aabb(&bp, bodies[i].proxy, fat[i]));
+        }
+        int removes = (int)(oracle_random(&rng) % 10);
+        for (int k = 0; k < removes && n > 0; k++) {
+            int i = (int)(oracle_random(&rng) % (uint64_t)n);
+            broadphase_destroy_proxy(&bp, bodies[i].proxy);
+            bodies[i] = bodies[--n];
+            fat[i] = fat[n];
+        }
+        update(&bp);
+        check_brute_force(&bp, bodies, n);
+    }
+    broadphase_destroy(&bp);
+}
+
+static float count_hit(void *context, uint32_t body, float t)
+{
+    (void)body, (void)t;
+    ++*(int *)context;
+    return 1.0f;
+}
+
+Test(broadphase_statics, ray_query_allocates_nothing_for_a_normal_ray)
+{
+    cr_assert(cairn_set_allocator(&(cairn_allocator){counting_alloc, counting_free, NULL}));
+    broadphase bp;
+    cr_assert(broadphase_init(&bp, 0));
+    /* 1000 unit boxes in a row along x, every other one static */
+    for (int i = 0; i < 1000; i++)
+        cr_assert(broadphase_create_proxy(&bp,
+                                          box(2.0f * (float)i, 0, 0, 2.0f * (float)i + 1, 1, 1),
+                                          (uint32_t)i, 1, ~0u, i % 2 == 0) >= 0);
+    update(&bp);
+    int before = allocations, hits = 0;
+    /* crosses 50 boxes */
+    cr_assert_eq(broadphase_query_ray(&bp, (vec3s){{-1, 0.5f, 0.5f}}, (vec3s){{100, 0, 0}},
+                                      count_hit, &hits),
+                 50);
+    cr_assert_eq(hits, 50);
+    cr_assert_eq(allocations, before, "the ray query allocated");
+    /* crossing all 1000 still works (then it may allocate) and is in order */
+    hits = 0;
+    cr_assert_eq(broadphase_query_ray(&bp, (vec3s){{-1, 0.5f, 0.5f}}, (vec3s){{2100, 0, 0}},
+                                      count_hit, &hits),
+                 1000);
+    broadphase_destroy(&bp);
+    cr_assert_eq(cairn_allocated_bytes(), 0);
+}
