@@ -23,7 +23,7 @@ static const struct {
     {CAIRN_DEBUG_DRAW_CENTERS, "centres of mass"},
     {CAIRN_DEBUG_DRAW_VELOCITY, "velocities"},
     {CAIRN_DEBUG_DRAW_PAIRS, "broadphase pairs"},
-    {LAYER_PAIR, "GJK of the selected pair"},
+    {LAYER_PAIR, "GJK simplex / EPA polytope of the selected pair"},
 };
 enum { LAYER_COUNT = sizeof layer_names / sizeof layer_names[0] };
 

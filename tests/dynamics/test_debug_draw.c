@@ -296,3 +296,44 @@ Test(debug_draw, pair_witnesses_and_minkowski_difference)
     cairn_shape_release(cube);
     cairn_shape_release(ball);
 }
+
+/* Overlapping cores: the pair view adds the final EPA polytope. Its vertices are support points
+   of the core difference (the cube shifted by -(0.5, 0.25, 0)), so they lie on that box's
+   surface, and its faces enclose the origin of the difference (drawn at `origin`). */
+Test(debug_draw, pair_epa_polytope_lies_on_the_minkowski_difference)
+{
+    cairn_shape *cube = cairn_shape_box(v3(1, 1, 1), 0.0f);
+    cairn_shape *ball = cairn_shape_sphere(0.5f);
+    cairn_transform xa = cairn_transform_identity(), xb = xa;
+    xb.position = v3(0.5f, 0.25f, 0);
+    vec3s origin = v3(10, 0, 0);
+    cairn_debug_draw draw = full_draw();
+    cairn_query_result q;
+    cr_assert(cairn_pair_debug_draw(cube, xa, ball, xb, origin, &draw, &q), "%s",
+              cairn_last_error());
+    cr_assert_float_eq(q.distance, -1.0f, 1e-4f, "0.5 m inside the +x face, plus the radius");
+    vec3s lo = v3(10 - 1.5f, -1.25f, -1), hi = v3(10 + 0.5f, 0.75f, 1);
+    int epa_lines = 0;
+    vec3s low = v3(1e9f, 1e9f, 1e9f), high = v3(-1e9f, -1e9f, -1e9f);
+    for (int i = 0; i < rec.lines && i < MAX_RECORDED; ++i) {
+        vec4s c = rec.line_colour[i];
+        if (!(c.x == 1.0f && c.y > 0.5f && c.y < 0.6f && c.z < 0.2f))
+            continue; /* orange: the polytope */
+        ++epa_lines;
+        vec3s p = rec.line_from[i];
+        bool on_surface = false;
+        for (int k = 0; k < 3; ++k) {
+            cr_assert(p.raw[k] >= lo.raw[k] - 1e-4f && p.raw[k] <= hi.raw[k] + 1e-4f);
+            on_surface |=
+                fabsf(p.raw[k] - lo.raw[k]) < 1e-4f || fabsf(p.raw[k] - hi.raw[k]) < 1e-4f;
+        }
+        cr_assert(on_surface, "polytope vertex (%g, %g, %g) inside the difference", p.x, p.y, p.z);
+        low = glms_vec3_minv(low, p);
+        high = glms_vec3_maxv(high, p);
+    }
+    cr_assert_geq(epa_lines, 12, "at least a tetrahedron's 4 faces, 3 edges each");
+    for (int k = 0; k < 3; ++k)
+        cr_assert(low.raw[k] < origin.raw[k] && high.raw[k] > origin.raw[k], "encloses the origin");
+    cairn_shape_release(cube);
+    cairn_shape_release(ball);
+}

@@ -48,8 +48,9 @@ CAIRN_API bool cairn_world_debug_draw(const cairn_world *world, const cairn_debu
    cairn_collide (white line between the witnesses, cyan normal); and, translated so that the
    origin of A - B sits at cso_origin, the Minkowski difference of the cores (grey: support
    points sampled over directions, each joined to its neighbours), the final GJK simplex (yellow
-   edges) and the origin (white). Returns the cairn_collide result in *out when out is not NULL.
-   False (error set, nothing drawn) on NULL shapes or draw, or on non-finite or non-unit poses. */
+   edges), the final EPA polytope when the cores overlap (orange edges) and the origin (white).
+   Returns the cairn_collide result in *out when out is not NULL. False (error set, nothing drawn)
+   on NULL shapes or draw, or on non-finite or non-unit poses. */
 CAIRN_API bool cairn_pair_debug_draw(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                                      cairn_transform xb, vec3s cso_origin,
                                      const cairn_debug_draw *draw, cairn_query_result *out);

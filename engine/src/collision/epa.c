@@ -415,32 +415,52 @@ static epa_result face_result(const polytope *p, int face, epa_status status, in
     return r;
 }
 
-epa_result epa_penetration(const support_pair *pair, const simplex *s, dvec3 fallback_normal)
+static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *s,
+                          dvec3 fallback_normal)
 {
-    polytope p;
-    p.vertex_count = p.face_count = p.heap_count = p.free_count = 0;
-    p.tolerance = 1e-7 * support_pair_scale(pair);
-    if (!polytope_init(&p, pair, s))
-        return touching_result(&p, s, fallback_normal);
+    p->vertex_count = p->face_count = p->heap_count = p->free_count = 0;
+    p->tolerance = 1e-7 * support_pair_scale(pair);
+    if (!polytope_init(p, pair, s))
+        return touching_result(p, s, fallback_normal);
     int best = -1, iterations = 0;
     double upper = INFINITY;
     while (iterations < EPA_MAX_ITERATIONS) {
-        int face = closest_face(&p);
+        int face = closest_face(p);
         if (face < 0)
             break;
         best = face;
         ++iterations;
-        const epa_face *f = &p.faces[face];
+        const epa_face *f = &p->faces[face];
         simplex_vertex w = support_pair_vertex(pair, f->normal);
         upper = fmin(upper, dvec3_dot(f->normal, w.w));
         /* Stop when the support bound and the face distance agree (the upper-bound gap). */
-        if (upper - f->distance <= epa_relative_gap * fabs(upper) + p.tolerance)
-            return face_result(&p, face, EPA_CONVERGED, iterations);
-        int w_index = vertex_add(&p, w);
-        if (w_index < 0 || !expand(&p, face, w_index))
-            return face_result(&p, face, EPA_LIMIT, iterations);
+        if (upper - f->distance <= epa_relative_gap * fabs(upper) + p->tolerance)
+            return face_result(p, face, EPA_CONVERGED, iterations);
+        int w_index = vertex_add(p, w);
+        if (w_index < 0 || !expand(p, face, w_index))
+            return face_result(p, face, EPA_LIMIT, iterations);
     }
     if (best < 0)
-        return touching_result(&p, s, fallback_normal);
-    return face_result(&p, best, EPA_LIMIT, iterations);
+        return touching_result(p, s, fallback_normal);
+    return face_result(p, best, EPA_LIMIT, iterations);
+}
+
+epa_result epa_penetration(const support_pair *pair, const simplex *s, dvec3 fallback_normal)
+{
+    polytope p;
+    return epa_run(&p, pair, s, fallback_normal);
+}
+
+epa_result epa_penetration_faces(const support_pair *pair, const simplex *s, dvec3 fallback_normal,
+                                 epa_face_fn *fn, void *context)
+{
+    polytope p;
+    epa_result result = epa_run(&p, pair, s, fallback_normal);
+    for (int i = 0; i < p.face_count; ++i) {
+        const epa_face *f = &p.faces[i];
+        if (!f->obsolete)
+            fn(context, p.vertices[f->vertex[0]].w, p.vertices[f->vertex[1]].w,
+               p.vertices[f->vertex[2]].w);
+    }
+    return result;
 }

@@ -24,4 +24,9 @@ enum { EPA_MAX_VERTICES = 64, EPA_MAX_FACES = 128, EPA_MAX_ITERATIONS = 60 };
    used when the cores only touch and no better normal exists. */
 epa_result epa_penetration(const support_pair *pair, const simplex *s, dvec3 fallback_normal);
 
+/* epa_penetration, then every face of the final polytope given to fn (for debug drawing). */
+typedef void epa_face_fn(void *context, dvec3 a, dvec3 b, dvec3 c);
+epa_result epa_penetration_faces(const support_pair *pair, const simplex *s, dvec3 fallback_normal,
+                                 epa_face_fn *fn, void *context);
+
 #endif

@@ -2,6 +2,7 @@
    and of one pair's GJK query, through the caller's line/point callbacks. Reads only. */
 #include <cairn/debug_draw.h>
 
+#include "collision/epa.h"
 #include "collision/gjk.h"
 #include "core/error.h"
 #include "core/validate.h"
@@ -317,6 +318,25 @@ static void draw_cso_hull(const support_pair *pair, cairn_transform xa, vec3s or
     }
 }
 
+typedef struct epa_drawing {
+    cairn_transform xa;
+    vec3s origin;
+    const cairn_debug_draw *draw;
+} epa_drawing;
+
+static void draw_epa_face(void *context, dvec3 a, dvec3 b, dvec3 c)
+{
+    const epa_drawing *e = context;
+    vec4s orange = rgba(1.0f, 0.55f, 0.1f, 1.0f);
+    vec3s pa = cso_world(e->xa, e->origin, a), pb = cso_world(e->xa, e->origin, b),
+          pc = cso_world(e->xa, e->origin, c);
+    e->draw->line(e->draw->context, pa, pb, orange);
+    e->draw->line(e->draw->context, pb, pc, orange);
+    e->draw->line(e->draw->context, pc, pa, orange);
+}
+
+/* GJK's final simplex (yellow) and, when it encloses the origin (the cores overlap), the final
+   EPA polytope (orange). */
 static void draw_simplex(const support_pair *pair, cairn_transform xa, vec3s origin,
                          const cairn_debug_draw *d)
 {
@@ -326,6 +346,10 @@ static void draw_simplex(const support_pair *pair, cairn_transform xa, vec3s ori
     }
     simplex s = {.count = 0};
     (void)gjk_distance(pair, &s, direction);
+    if (s.count == 4) {
+        epa_drawing e = {xa, origin, d};
+        (void)epa_penetration_faces(pair, &s, dvec3_make(0, 1, 0), draw_epa_face, &e);
+    }
     for (int i = 0; i < s.count; ++i) {
         vec3s p = cso_world(xa, origin, s.vertices[i].w);
         draw_point(d, p, rgba(1, 1, 0.2f, 1));
