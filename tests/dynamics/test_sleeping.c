@@ -96,3 +96,54 @@ Test(sleeping, destroying_the_support_wakes_and_drops_the_sleeper)
     cr_expect_float_eq(scene_position(world, upper).y, 0.5f, 0.02f);
     cairn_world_destroy(world);
 }
+
+static int count_ends(const cairn_world *world)
+{
+    return cairn_world_contact_events(world).end_count;
+}
+
+/* Disabling a sleeping body ends its parked contacts (one end event), and enabling it again
+   makes exactly one contact with the floor, not a second copy. */
+Test(sleeping, disabling_a_sleeping_body_ends_its_parked_contacts)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id box = add_box(world, v3(0, 0.5f, 0));
+    step_until_asleep(world, 300);
+    cr_assert(cairn_body_set_enabled(world, box, false));
+    int ends = 0, begins = 0;
+    for (int n = 0; n < 3; ++n) {
+        cairn_world_step(world, SCENE_DT);
+        ends += count_ends(world);
+    }
+    cr_expect_eq(ends, 1, "disabling a sleeping body gave %d end events", ends);
+    cr_assert(cairn_body_set_enabled(world, box, true));
+    for (int n = 0; n < 30; ++n) {
+        cairn_world_step(world, SCENE_DT);
+        begins += cairn_world_contact_events(world).begin_count;
+        ends += count_ends(world);
+    }
+    cr_expect_eq(begins, 1);
+    cr_expect_eq(ends, 1);
+    cr_expect_eq(cairn_world_step_stats(world).contacts, 1);
+    cr_expect_eq(cairn_world_step_stats(world).points, 4);
+    cairn_world_destroy(world);
+}
+
+/* A disabled body ignores forces: nothing is left over to push it when it comes back. */
+Test(sleeping, forces_on_a_disabled_body_are_ignored)
+{
+    cairn_world_def def = cairn_world_default_def();
+    def.gravity = v3(0, 0, 0);
+    cairn_world *world = scene_world(&def);
+    cairn_body_id box = add_box(world, v3(0, 5, 0));
+    cr_assert(cairn_body_set_enabled(world, box, false));
+    cr_assert(cairn_body_apply_force(world, box, v3(1000, 0, 0), v3(0, 5, 0)));
+    cr_assert(cairn_body_apply_torque(world, box, v3(0, 1000, 0)));
+    cairn_world_step(world, SCENE_DT);
+    cr_assert(cairn_body_set_enabled(world, box, true));
+    cairn_world_step(world, SCENE_DT);
+    cr_expect_float_eq(cairn_body_linear_velocity(world, box).x, 0.0f, 1e-7f);
+    cr_expect_float_eq(cairn_body_angular_velocity(world, box).y, 0.0f, 1e-7f);
+    cairn_world_destroy(world);
+}

@@ -162,7 +162,7 @@ CAIRN_API bool cairn_body_set_angular_velocity(cairn_world *world, cairn_body_id
                                                vec3s velocity);
 /* A force, N, acting at a world point for the next step (it also adds the torque
    (point - centre of mass) x force); forces and torques accumulate until that step ends. Wakes
-   the body. Static and kinematic bodies ignore forces (no error). */
+   the body. Static, kinematic and disabled bodies ignore forces and torques (no error). */
 CAIRN_API bool cairn_body_apply_force(cairn_world *world, cairn_body_id body, vec3s force,
                                       vec3s world_point);
 /* A torque, N m (world axes), for the next step; accumulates like forces. */

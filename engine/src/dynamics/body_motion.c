@@ -111,8 +111,8 @@ bool cairn_body_apply_force(cairn_world *world, cairn_body_id id, vec3s force, v
     if (b == NULL || !check_finite(function, "force", force) ||
         !check_finite(function, "world_point", world_point))
         return false;
-    if (b->type != CAIRN_DYNAMIC)
-        return true;
+    if (b->type != CAIRN_DYNAMIC || !b->enabled)
+        return true; /* a disabled body does not step: a force would wait for the re-enable */
     vec3s arm = glms_vec3_sub(world_point, b->center);
     b->force = glms_vec3_add(b->force, force);
     b->torque = glms_vec3_add(b->torque, glms_vec3_cross(arm, force));
@@ -126,7 +126,7 @@ bool cairn_body_apply_torque(cairn_world *world, cairn_body_id id, vec3s torque)
     body *b = world_body(world, id, function);
     if (b == NULL || !check_finite(function, "torque", torque))
         return false;
-    if (b->type != CAIRN_DYNAMIC)
+    if (b->type != CAIRN_DYNAMIC || !b->enabled)
         return true;
     b->torque = glms_vec3_add(b->torque, torque);
     islands_wake(world, id.index);

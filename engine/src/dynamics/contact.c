@@ -122,24 +122,53 @@ static bool pair_before(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1)
     return a0 < a1 || (a0 == a1 && b0 < b1);
 }
 
+static int compare_broadphase_pairs(const void *x, const void *y)
+{
+    const broadphase_pair *a = x, *b = y;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return a->b != b->b ? (a->b < b->b ? -1 : 1) : 0;
+}
+
+/* A removed pair can belong to a parked contact when a sleeping body's proxy went away (it was
+   disabled): those are found by binary search in the sorted removed list. */
+static void remove_parked_pairs(cairn_world *world, const broadphase_pair *removed, int count)
+{
+    int kept = 0;
+    for (int i = 0; i < world->parked.count; ++i) {
+        contact *c = &world->parked.data[i];
+        broadphase_pair key = {c->body_a, c->body_b};
+        if (bsearch(&key, removed, (size_t)count, sizeof key, compare_broadphase_pairs))
+            events_contact_gone(world, c);
+        else
+            world->parked.data[kept++] = *c;
+    }
+    world->parked.count = kept;
+}
+
 /* Drops contacts whose pair the broadphase removed. Both lists are sorted by (a, b), so one
    merge walk finds them. */
 static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int count)
 {
     if (count == 0)
         return;
-    int kept = 0, k = 0;
+    int kept = 0, k = 0, found = 0;
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
         while (k < count && pair_before(removed[k].a, removed[k].b, c->body_a, c->body_b))
             ++k;
         bool gone = k < count && removed[k].a == c->body_a && removed[k].b == c->body_b;
+        found += gone;
         if (!gone)
             world->contacts.data[kept++] = *c;
         else
             events_contact_gone(world, c);
     }
     world->contacts.count = kept;
+    /* Pairs without a contact (filtered, static) are not found either; the parked list is only
+       searched when it could hold one. */
+    if (found < count && world->parked.count > 0)
+        remove_parked_pairs(world, removed, count);
 }
 
 bool contacts_update_pairs(cairn_world *world)
