@@ -79,7 +79,7 @@ static void stats_text(const app *a, char *out, size_t capacity)
     const char *name = strrchr(a->scene.name, '/');
     snprintf(out, capacity,
              "%s%.0f fps   %.200s%s\n"
-             "step %.2f ms: broad %.2f  narrow %.2f  solver %.2f  islands %.2f\n"
+             "step %.2f ms: broad %.2f  narrow %.2f  solver %.2f (integrate %.2f)  islands %.2f\n"
              "bodies %d  awake %d  pairs %d  contacts %d  points %d\n"
              "GJK mean iterations %.2f  cache hits %d (%.0f%%)  EPA calls %d\n"
              "time x%g%s   F1 help",
@@ -90,9 +90,10 @@ static void stats_text(const app *a, char *out, size_t capacity)
 #endif
              fps, name ? name + 1 : a->scene.name, a->clock.paused ? "   PAUSED" : "",
              (double)st.total_ms, (double)st.broadphase_ms, (double)st.narrowphase_ms,
-             (double)st.solver_ms, (double)st.islands_ms, st.bodies, st.awake_bodies, st.pairs,
-             st.contacts, st.points, (double)st.gjk_iterations, st.cache_hits, (double)hit_rate,
-             st.epa_calls, (double)scale, a->opt.record_dir ? "   REC" : "");
+             (double)st.solver_ms, (double)st.integrate_ms, (double)st.islands_ms, st.bodies,
+             st.awake_bodies, st.pairs, st.contacts, st.points, (double)st.gjk_iterations,
+             st.cache_hits, (double)hit_rate, st.epa_calls, (double)scale,
+             a->opt.record_dir ? "   REC" : "");
 }
 
 static void help_text(const app *a, char *out, size_t capacity)

@@ -7,18 +7,20 @@
 static const unsigned char stage_colour[GRAPH_STAGES][4] = {
     {90, 170, 255, 230},  /* broadphase */
     {255, 170, 60, 230},  /* narrow phase */
-    {120, 220, 110, 230}, /* solver */
+    {120, 220, 110, 230}, /* solver (contacts) */
+    {240, 230, 90, 230},  /* integration (part of the solver stage) */
     {230, 100, 220, 230}, /* islands */
 };
-static const char *stage_name[GRAPH_STAGES] = {"broad", "narrow", "solver", "islands"};
+static const char *stage_name[GRAPH_STAGES] = {"broad", "narrow", "solve", "integ", "island"};
 
 void stats_graph_push(stats_graph *g, const cairn_step_stats *s)
 {
     float *row = g->ms[g->next];
     row[0] = s->broadphase_ms;
     row[1] = s->narrowphase_ms;
-    row[2] = s->solver_ms;
-    row[3] = s->islands_ms;
+    row[2] = s->solver_ms - s->integrate_ms;
+    row[3] = s->integrate_ms;
+    row[4] = s->islands_ms;
     g->next = (g->next + 1) % GRAPH_SAMPLES;
     g->count += g->count < GRAPH_SAMPLES ? 1 : 0;
 }
@@ -74,6 +76,6 @@ void stats_graph_draw(const stats_graph *g, overlay *o, float x, float y, float 
     float lx = x + 4.0f;
     for (int s = 0; s < GRAPH_STAGES; ++s) {
         overlay_label(o, lx, y - 22.0f, stage_name[s], stage_colour[s]);
-        lx += 16.0f * 6.0f;
+        lx += 16.0f * 5.0f; /* room for six characters of the overlay font */
     }
 }

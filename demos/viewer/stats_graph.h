@@ -8,7 +8,7 @@
 #include <cairn/cairn.h>
 
 #define GRAPH_SAMPLES 200
-#define GRAPH_STAGES  4
+#define GRAPH_STAGES  5
 
 typedef struct stats_graph {
     float ms[GRAPH_SAMPLES][GRAPH_STAGES];
