@@ -102,7 +102,8 @@ void cairn_world_step(cairn_world *world, float dt)
 
 cairn_step_stats cairn_world_step_stats(const cairn_world *world)
 {
-    return world->stats;
+    cairn_step_stats none = {0};
+    return world ? world->stats : none;
 }
 
 int cairn_world_body_count(const cairn_world *world)
@@ -114,7 +115,7 @@ int cairn_world_body_count(const cairn_world *world)
 uint64_t cairn_world_state_hash(const cairn_world *world)
 {
     uint64_t hash = 1469598103934665603ull;
-    for (int i = 0; i < world->bodies.count; ++i) {
+    for (int i = 0; world != NULL && i < world->bodies.count; ++i) {
         const body *b = &world->bodies.data[i];
         if (!b->alive)
             continue;

@@ -274,3 +274,16 @@ Test(bad_input, enumeration_lists_live_bodies)
     cr_expect_eq(cairn_body_get_type(world, b), CAIRN_DYNAMIC);
     cairn_world_destroy(world);
 }
+
+/* The read-only world functions take a NULL world without crashing. */
+Test(bad_input, null_world_readers_return_neutral_values)
+{
+    cairn_step_stats st = cairn_world_step_stats(NULL);
+    cr_expect_eq(st.bodies, 0);
+    cr_expect_eq(cairn_world_body_count(NULL), 0);
+    cr_expect_eq(cairn_world_contact_events(NULL).begin_count, 0);
+    cr_expect_eq(cairn_world_sensor_events(NULL).end_count, 0);
+    cairn_world *empty = scene_default_world();
+    cr_expect_eq(cairn_world_state_hash(NULL), cairn_world_state_hash(empty));
+    cairn_world_destroy(empty);
+}

@@ -54,6 +54,7 @@ CAIRN_API size_t cairn_allocated_bytes(void);
 /* Called when an internal invariant breaks (a Cairn bug, never bad user input). The default
    prints the condition and aborts. Set once at start-up; NULL restores the default. */
 typedef void cairn_assert_fn(const char *condition, const char *file, int line);
+/* Installs the handler above. */
 CAIRN_API void cairn_set_assert_handler(cairn_assert_fn *handler);
 
 /* Thread-local message of the last failed call on this thread ("" when none failed yet). */

@@ -62,10 +62,12 @@ CAIRN_API int cairn_compound_child_count(const cairn_shape *shape);
 CAIRN_API const cairn_shape *cairn_compound_child(const cairn_shape *shape, int child,
                                                   cairn_transform *transform);
 
+/* Adds one reference (a body retains its shape itself). NULL is ignored. */
 CAIRN_API void cairn_shape_retain(cairn_shape *shape);
 /* Drops one reference; the last one frees the shape. NULL is ignored. */
 CAIRN_API void cairn_shape_release(cairn_shape *shape);
 
+/* The shape's type (one of the five convex types, or CAIRN_SHAPE_COMPOUND). */
 CAIRN_API cairn_shape_type cairn_shape_get_type(const cairn_shape *shape);
 /* The radius by which the core is inflated (for a sphere or capsule, its radius), metres. */
 CAIRN_API float cairn_shape_convex_radius(const cairn_shape *shape);
@@ -101,6 +103,7 @@ typedef struct cairn_shape_params {
     float half_height;   /* capsule, cylinder */
     float convex_radius; /* as used (hulls: after clamping) */
 } cairn_shape_params;
+/* The shape's construction parameters (metres), for renderers and tools. */
 CAIRN_API cairn_shape_params cairn_shape_get_params(const cairn_shape *shape);
 
 /* Hull topology (for renderers, SAT and tools). Counts are 0 for other shape types. The outer

@@ -88,6 +88,7 @@ typedef struct cairn_body_def {
     bool enabled;   /* a disabled body is out of the world until enabled; default true */
 } cairn_body_def;
 
+/* Defaults for every field (see each field's comment); set shape before creating. */
 CAIRN_API cairn_body_def cairn_body_default_def(void);
 /* The null id and an error on a bad def (no shape, NaN, out of range values). */
 CAIRN_API cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def);
@@ -121,23 +122,26 @@ typedef struct cairn_contact_events {
     const cairn_contact_hit_event *hits;
     int hit_count;
 } cairn_contact_events;
+/* The last step's contact events (empty arrays for a NULL world). */
 CAIRN_API cairn_contact_events cairn_world_contact_events(const cairn_world *world);
 
 /* What the last step did, for overlays and tuning; times in milliseconds. */
 typedef struct cairn_step_stats {
-    float broadphase_ms, narrowphase_ms, solver_ms, islands_ms, total_ms;
-    int bodies, awake_bodies;
-    int pairs;            /* broadphase pairs */
+    float broadphase_ms, narrowphase_ms, solver_ms, islands_ms, total_ms; /* per stage, ms */
+    int bodies, awake_bodies; /* live bodies; awake dynamic bodies */
+    int pairs;                /* broadphase pairs */
     int contacts;         /* contacts with at least one manifold point among those the step walked
                              (contacts of sleeping islands are parked and not counted) */
     int points;           /* their manifold points */
     float gjk_iterations; /* mean per narrow-phase query */
     int cache_hits;       /* queries that reused a cached simplex */
-    int epa_calls;
+    int epa_calls;        /* narrow-phase queries that needed EPA (overlapping cores) */
     int manifolds_reused; /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
     float integrate_ms;   /* velocity and position integration, ms (a part of solver_ms) */
 } cairn_step_stats;
+/* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);
+/* Live bodies (0 for a NULL world). */
 CAIRN_API int cairn_world_body_count(const cairn_world *world);
 /* Writes up to capacity ids of live bodies in id order; returns how many bodies there are. */
 CAIRN_API int cairn_world_bodies(const cairn_world *world, cairn_body_id *ids, int capacity);
@@ -238,6 +242,7 @@ typedef struct cairn_sensor_events {
     const cairn_sensor_event *ends;
     int end_count;
 } cairn_sensor_events;
+/* The last step's sensor events (empty arrays for a NULL world). */
 CAIRN_API cairn_sensor_events cairn_world_sensor_events(const cairn_world *world);
 
 /* ---- world settings at run time ---- */
@@ -249,7 +254,7 @@ CAIRN_API cairn_world_def cairn_world_get_def(const cairn_world *world);
 CAIRN_API bool cairn_world_set_def(cairn_world *world, const cairn_world_def *def);
 
 /* 64-bit hash of every body's transform and velocities: equal hashes after the same steps
-   prove a deterministic run. */
+   prove a deterministic run. A NULL world hashes like an empty one. */
 CAIRN_API uint64_t cairn_world_state_hash(const cairn_world *world);
 
 typedef struct cairn_ray_hit {
