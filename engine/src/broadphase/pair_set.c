@@ -22,7 +22,7 @@ bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue_it)
     if (r >= 0) {
         bp->free_record = bp->records.data[r].next[0];
     } else {
-        if (!array_push(&bp->records, (bp_record){{0, 0}, {-1, -1}, {-1, -1}})) {
+        if (!array_push(&bp->records, (bp_record){{0, 0}, 0, {-1, -1}, {-1, -1}})) {
             bp->broken = true;
             return false;
         }
@@ -30,6 +30,7 @@ bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue_it)
     }
     bp_record *rec = &bp->records.data[r];
     bp_proxy *px = bp->proxies.data;
+    rec->shared = 0;
     uint32_t ends[2] = {p, q};
     for (int side = 0; side < 2; side++) {
         bp_proxy *owner = &px[ends[side]];
@@ -163,7 +164,8 @@ static bool pair_truth(const broadphase *bp, uint32_t p, uint32_t q)
         return false;
     if (record_find(bp, p, q) < 0)
         return false;
-    return bp->sorted_slots == 3 || bp_overlap_axis(&px[p], &px[q], bp->axis_of_slot[2]);
+    /* a dynamic record only says "interleaved on the sweep axis in a shared cell" */
+    return bp_overlap_box(&px[p], px[q].min, px[q].max);
 }
 
 static int compare_candidates(const void *x, const void *y)
@@ -253,7 +255,7 @@ bool publish_full(broadphase *bp)
         if (rec->proxy[0] == FREE_MARK)
             continue;
         const bp_proxy *p = &px[rec->proxy[0]], *q = &px[rec->proxy[1]];
-        if (bp->sorted_slots == 3 || bp_overlap_axis(p, q, bp->axis_of_slot[2]))
+        if (bp_overlap_box(p, q->min, q->max))
             now->data[now->count++] = pair_key(p->body, q->body);
     }
     int cursor = 0;
