@@ -54,7 +54,8 @@ typedef struct bp_proxy {
    into both proxies' lists. */
 typedef struct bp_record {
     uint32_t proxy[2];
-    int32_t shared; /* dynamic pairs: cells in which both sit and interleave on the sweep axis */
+    int32_t shared;    /* dynamic pairs: cells in which both sit and interleave on the sweep axis */
+    int32_t published; /* the pair is in the published set (as of the last publishing) */
     int32_t next[2], prev[2]; /* per-side links; next[i] continues proxy[i]'s list */
 } bp_record;
 
@@ -91,6 +92,7 @@ typedef struct broadphase {
     int g[2];
     float grid_origin[2], cell_inv[2]; /* cell index = floor((x - origin) * inv) */
     int outside_count;                 /* sorted dynamics whose centre lies outside the grid */
+    double motion[3]; /* summed |centre displacement| of dynamic moves since the last rebuild */
     /* for the debug draw, the axes the structure orders by: slot 0 the sweep axis (sorted in each
        cell), slots 1 and 2 the grid axes (binned into cells); sorted_slots is always 3 */
     int axis_of_slot[3];

@@ -40,7 +40,9 @@ static void share(broadphase *bp, uint32_t p, uint32_t q, bool queue)
         return;
     int32_t r = record_find(bp, p, q);
     if (r < 0) {
-        if (!record_add(bp, p, q, queue))
+        /* a new record is unpublished: it matters now only when the boxes overlap (if one of
+           them moves later in this update, that move re-checks its partners) */
+        if (!record_add(bp, p, q, queue && bp_overlap_box(&px[p], px[q].min, px[q].max)))
             return;
         r = bp->proxies.data[p].pair_head; /* record_add puts the new record first */
     }
@@ -55,7 +57,7 @@ static void unshare(broadphase *bp, uint32_t p, uint32_t q)
     int32_t r = record_find(bp, p, q);
     CAIRN_ASSERT(r >= 0 || bp->broken);
     if (r >= 0 && --bp->records.data[r].shared == 0)
-        record_remove(bp, p, q);
+        record_unlink(bp, r);
 }
 
 /* ---- the grid ---- */
@@ -102,12 +104,23 @@ bool grid_choose(const broadphase *bp, bp_grid *grid)
         extent[a] = n > 0 ? cmax[a] - cmin[a] : 0.0;
         width[a] = n > 0 ? width[a] / n : 0.0;
     }
-    /* sweep along the thinnest spread (a flat world's thin axis: everything in a cell overlaps
-       there, but a cell holds few proxies); ties go to the higher axis, deterministically */
-    int sweep = 2;
+    /* Sweep along the thinnest spread: in a flat world everything overlaps on the thin axis,
+       but a cell holds few proxies. Among spreads within 25% of the thinnest (a cube-shaped
+       world), keep the current axis, or take the one most motion goes along: motion along the
+       sweep axis costs a few swaps in a cell, motion along a grid axis costs cell changes, each
+       a scan of a cell. Ties go to the higher axis, deterministically. */
+    int thin = 2;
     for (int a = 1; a >= 0; a--)
-        if (extent[a] < extent[sweep])
-            sweep = a;
+        if (extent[a] < extent[thin])
+            thin = a;
+    int sweep = thin, most = 2;
+    if (bp->g[0] > 0 && extent[bp->sweep_axis] <= 1.25 * extent[thin])
+        sweep = bp->sweep_axis;
+    for (int a = 1; a >= 0; a--)
+        if (bp->motion[a] > bp->motion[most])
+            most = a;
+    if (bp->motion[most] > 2.0 * bp->motion[sweep] && extent[most] <= 1.25 * extent[thin])
+        sweep = most;
     grid->sweep = sweep;
     grid->axis[0] = sweep == 0 ? 1 : 0;
     grid->axis[1] = sweep == 2 ? 1 : 2;
@@ -372,6 +385,63 @@ bool cells_move(broadphase *bp, uint32_t p)
     return ok;
 }
 
+/* Many moved (coherent motion of everything): leave the cells each no longer covers, set the
+   values of the endpoints that stay, sort every cell with one insertion pass (O(n + swaps), no
+   searches), then enter the new cells. Each step keeps every cell consistent with the shared
+   counts: the scans see the values the cells hold. */
+bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
+{
+    bp_proxy *px = bp->proxies.data;
+    for (int k = 0; k < count; k++) {
+        uint32_t p = (uint32_t)moved[k];
+        if (px[p].flags & BP_DEAD)
+            continue;
+        int32_t lo[2], hi[2];
+        grid_rect(bp, px[p].min, px[p].max, lo, hi);
+        for (int j = px[p].cell_lo[1]; j <= px[p].cell_hi[1]; j++)
+            for (int i = px[p].cell_lo[0]; i <= px[p].cell_hi[0]; i++)
+                if (!in_rect(i, j, lo, hi))
+                    cell_leave(bp, cell_at(bp, i, j), p, true);
+    }
+    int sweep = bp->sweep_axis;
+    for (int c = 0; c < bp->g[0] * bp->g[1]; c++) {
+        bp_endpoint_array *cell = &bp->cells.data[c];
+        bp_endpoint *e = cell->data;
+        for (int i = 0; i < cell->count; i++) {
+            const bp_proxy *q = &px[e[i].id >> 1];
+            if (q->flags & BP_MOVED)
+                e[i].value = (e[i].id & 1u) ? q->max[sweep] : q->min[sweep];
+        }
+        for (int i = 1; i < cell->count; i++)
+            if (ep_less(e[i], e[i - 1]))
+                sift_down(bp, cell, i);
+    }
+    /* the cells hold the new values now: so must in_lo, in_hi before any entering scan */
+    for (int k = 0; k < count; k++) {
+        bp_proxy *proxy = &px[moved[k]];
+        proxy->in_lo = proxy->min[sweep];
+        proxy->in_hi = proxy->max[sweep];
+    }
+    bool ok = true;
+    for (int k = 0; k < count && ok; k++) {
+        uint32_t p = (uint32_t)moved[k];
+        bp_proxy *proxy = &px[p];
+        if (proxy->flags & BP_DEAD)
+            continue;
+        proxy->flags &= ~(uint32_t)BP_MOVED;
+        int32_t lo[2], hi[2];
+        grid_rect(bp, proxy->min, proxy->max, lo, hi);
+        for (int j = lo[1]; j <= hi[1] && ok; j++)
+            for (int i = lo[0]; i <= hi[0] && ok; i++)
+                if (!in_rect(i, j, proxy->cell_lo, proxy->cell_hi))
+                    ok = cell_enter(bp, cell_at(bp, i, j), p);
+        memcpy(proxy->cell_lo, lo, sizeof lo);
+        memcpy(proxy->cell_hi, hi, sizeof hi);
+        refresh_outside(bp, p);
+    }
+    return ok;
+}
+
 /* ---- rebuild: fill every cell, sort each once, sweep each once ---- */
 
 static int compare_endpoints(const void *x, const void *y)
@@ -408,6 +478,7 @@ static bool use_grid(broadphase *bp, const bp_grid *grid)
     bp->axis_of_slot[2] = grid->axis[1];
     bp->sorted_slots = 3;
     bp->outside_count = 0;
+    memset(bp->motion, 0, sizeof bp->motion);
     return true;
 }
 
@@ -475,6 +546,5 @@ bool cells_stale(const broadphase *bp)
     for (int k = 0; k < 2; k++)
         if (grid.g[k] > 2 * bp->g[k] || 2 * grid.g[k] < bp->g[k])
             return true;
-    return grid.sweep != bp->sweep_axis &&
-           grid.extent[bp->sweep_axis] > 1.25 * grid.extent[grid.sweep];
+    return grid.sweep != bp->sweep_axis;
 }

@@ -68,6 +68,8 @@ bool cells_insert(broadphase *bp, uint32_t p);
 void cells_remove(broadphase *bp, uint32_t p);
 /* Sorts p's new fat AABB into the cells: leaves, shifts, enters, updating shared counts. */
 bool cells_move(broadphase *bp, uint32_t p);
+/* The same for many proxies at once (flagged BP_MOVED; the flag is cleared). */
+bool cells_move_all(broadphase *bp, const int32_t *moved, int count);
 /* Whether p's new fat AABB covers other cells than the ones it sits in. */
 bool cells_rect_changes(const broadphase *bp, uint32_t p);
 
@@ -92,13 +94,16 @@ bool static_maybe_rebuild(broadphase *bp);
    bp->broken is set and the next update rebuilds). */
 bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue);
 void record_remove(broadphase *bp, uint32_t p, uint32_t q);
+/* Removes record r, queueing the pair only when it is published (else nothing changes). */
+void record_unlink(broadphase *bp, int32_t r);
 int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q);
 /* Removes every record of p, queueing each pair. */
 void record_remove_all(broadphase *bp, uint32_t p);
 void records_clear(broadphase *bp);
 /* Removes (queueing) the records of dynamic p with statics its fat AABB no longer overlaps. */
 void record_drop_static_apart(broadphase *bp, uint32_t p);
-/* Queues every record partner of p (its overlap on the unsorted axis may have changed). */
+/* Queues every record partner of p whose overlap on all three axes no longer matches the
+   published set (the records do not track the grid axes). */
 void record_queue_partners(broadphase *bp, uint32_t p);
 
 /* ---- publishing ---- */

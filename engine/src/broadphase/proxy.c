@@ -125,6 +125,9 @@ static bool schedule(broadphase *bp, int proxy, const float lo[3], const float h
             return error_set("broadphase_move_proxy: out of memory");
         p->flags |= BP_MOVED;
     }
+    if (!(p->flags & (BP_STATIC | BP_CREATED)))
+        for (int a = 0; a < 3; a++) /* which way things move steers the sweep axis */
+            bp->motion[a] += 0.5 * fabs((double)lo[a] + hi[a] - p->min[a] - p->max[a]);
     memcpy(p->min, lo, sizeof p->min);
     memcpy(p->max, hi, sizeof p->max);
     return true;

@@ -26,6 +26,7 @@
 
 enum {
     REBUILD_CREATES = 32,   /* more pending creates than this: rebuild rather than insert */
+    FIRST_AXIS_CHECK = 16,  /* updates after a rebuild until the first check of the grid's fit */
     AXIS_CHECK_PERIOD = 256 /* updates between checks of the grid's fit */
 };
 
@@ -178,14 +179,20 @@ static bool too_many_jumps(const broadphase *bp)
 
 static bool apply_moves(broadphase *bp)
 {
+    /* many moved: one pass over every cell beats a search per endpoint */
+    bool batch = bp->moved.count * 8 > bp->live_count;
+    if (batch && !cells_move_all(bp, bp->moved.data, bp->moved.count))
+        return false;
     for (int k = 0; k < bp->moved.count; k++) {
         uint32_t p = (uint32_t)bp->moved.data[k];
         bp_proxy *proxy = &bp->proxies.data[p];
         if (proxy->flags & BP_DEAD)
             continue;
-        proxy->flags &= ~(uint32_t)BP_MOVED;
-        if (!cells_move(bp, p))
-            return false;
+        if (!batch) {
+            proxy->flags &= ~(uint32_t)BP_MOVED;
+            if (!cells_move(bp, p))
+                return false;
+        }
         record_queue_partners(bp, p); /* the axes the records do not track may have changed */
         pair_with_statics(bp, p, true, false);
     }
@@ -216,8 +223,10 @@ bool broadphase_update_pairs(broadphase *bp)
     bp->last_swaps = 0;
     bp->last_static_queries = 0;
     bp->last_rebuilt = false;
-    if (++bp->updates_since_axis_check >= AXIS_CHECK_PERIOD) {
-        bp->updates_since_axis_check = 0;
+    /* soon after a rebuild (the motion is known by then), then now and again */
+    if (++bp->updates_since_axis_check == FIRST_AXIS_CHECK ||
+        bp->updates_since_axis_check >= AXIS_CHECK_PERIOD) {
+        bp->updates_since_axis_check = FIRST_AXIS_CHECK;
         bp->needs_rebuild = bp->needs_rebuild || cells_stale(bp);
     }
     /* proxies outside the grid crowd its edge cells */
