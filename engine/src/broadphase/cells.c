@@ -10,15 +10,17 @@
 
 /* Why cells: with one global sorted axis a moving box crosses every endpoint in the slab it
    sweeps through, and at constant density that slab holds n^(2/3) endpoints, so coherent motion
-   costs n^(5/3) swaps per step. A cell holds a bounded number of proxies (CELL_TARGET on
-   average), so a box crosses a bounded number of endpoints and the step is linear in n.
+   costs n^(5/3) swaps per step. A cell is a column two box widths across: a box moving along it
+   crosses the endpoints of the few boxes near it, so the step is close to linear in n (the
+   column's population grows only with the world's depth, n^(1/3), and its endpoints per metre
+   stay constant).
    A pair sharing several cells interleaves on the sweep axis in all of them or none: the record
    counts the shared cells (shared), exists while that is > 0, and is published when the fat
    AABBs overlap on all three axes (checked at publishing, like the flat-world axis before). */
 
 enum {
-    CELL_TARGET = 32, /* proxies per cell on average */
-    GRID_MAX = 1024   /* cells per grid axis at most */
+    CELLS_PER_PROXY = 2, /* cells per proxy at most */
+    GRID_MAX = 1024      /* cells per grid axis at most */
 };
 
 static inline bool ep_less(bp_endpoint a, bp_endpoint b)
@@ -126,8 +128,10 @@ bool grid_choose(const broadphase *bp, bp_grid *grid)
     grid->axis[1] = sweep == 2 ? 1 : 2;
     double w = 0.5 * (width[grid->axis[0]] + width[grid->axis[1]]);
     double e0 = fmax(extent[grid->axis[0]], w), e1 = fmax(extent[grid->axis[1]], w);
-    /* cells at least two mean widths wide (a proxy spans few), and CELL_TARGET proxies each */
-    double size = fmax(2.0 * w, sqrt(CELL_TARGET * e0 * e1 / fmax(n, 1)));
+    /* Cells two mean widths wide: a proxy spans few, and few share one (in a flat world all of
+       a cell's proxies overlap on the sweep axis, so its population is their record count);
+       at most CELLS_PER_PROXY cells per proxy, for sparse worlds. */
+    double size = fmax(2.0 * w, sqrt(e0 * e1 / (CELLS_PER_PROXY * fmax(n, 1))));
     size = fmax(size, 1e-6);
     for (int k = 0; k < 2; k++) {
         int a = grid->axis[k];
@@ -428,7 +432,7 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
         bp_proxy *proxy = &px[p];
         if (proxy->flags & BP_DEAD)
             continue;
-        proxy->flags &= ~(uint32_t)BP_MOVED;
+        proxy->flags = (proxy->flags & ~(uint32_t)BP_MOVED) | BP_SHIFTED;
         int32_t lo[2], hi[2];
         grid_rect(bp, proxy->min, proxy->max, lo, hi);
         for (int j = lo[1]; j <= hi[1] && ok; j++)

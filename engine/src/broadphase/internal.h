@@ -12,6 +12,7 @@ enum {
     BP_MOVED = 8,    /* in bp->moved: fat AABB changed, endpoints not yet */
     BP_CREATED = 16, /* in bp->created: not yet in the sorted arrays */
     BP_OUTSIDE = 32, /* counted in outside_count */
+    BP_SHIFTED = 64, /* moved in this update's batch (cells_move_all): partners to re-check */
 };
 
 /* The filter, applied before any record exists: no static-static pair, no body with itself,
@@ -68,7 +69,7 @@ bool cells_insert(broadphase *bp, uint32_t p);
 void cells_remove(broadphase *bp, uint32_t p);
 /* Sorts p's new fat AABB into the cells: leaves, shifts, enters, updating shared counts. */
 bool cells_move(broadphase *bp, uint32_t p);
-/* The same for many proxies at once (flagged BP_MOVED; the flag is cleared). */
+/* The same for many proxies at once (flagged BP_MOVED; the flag becomes BP_SHIFTED). */
 bool cells_move_all(broadphase *bp, const int32_t *moved, int count);
 /* Whether p's new fat AABB covers other cells than the ones it sits in. */
 bool cells_rect_changes(const broadphase *bp, uint32_t p);
@@ -105,6 +106,9 @@ void record_drop_static_apart(broadphase *bp, uint32_t p);
 /* Queues every record partner of p whose overlap on all three axes no longer matches the
    published set (the records do not track the grid axes). */
 void record_queue_partners(broadphase *bp, uint32_t p);
+/* The same for every record with a proxy flagged moved_flag, in one pass over the records (when
+   most proxies moved: sequential reads, each pair once). */
+void records_queue_changed(broadphase *bp, uint32_t moved_flag);
 
 /* ---- publishing ---- */
 /* Re-evaluates the queued candidates against the records and the published set, filling

@@ -142,6 +142,20 @@ void record_queue_partners(broadphase *bp, uint32_t p)
     }
 }
 
+void records_queue_changed(broadphase *bp, uint32_t moved_flag)
+{
+    const bp_proxy *px = bp->proxies.data;
+    for (int r = 0; r < bp->records.count; r++) {
+        const bp_record *rec = &bp->records.data[r];
+        if (rec->proxy[0] == FREE_MARK)
+            continue;
+        const bp_proxy *p = &px[rec->proxy[0]], *q = &px[rec->proxy[1]];
+        if (((p->flags | q->flags) & moved_flag) &&
+            bp_overlap_box(p, q->min, q->max) != (rec->published != 0))
+            queue(bp, rec->proxy[0], rec->proxy[1]);
+    }
+}
+
 void record_drop_static_apart(broadphase *bp, uint32_t p)
 {
     const bp_proxy *px = bp->proxies.data;

@@ -179,7 +179,8 @@ static bool too_many_jumps(const broadphase *bp)
 
 static bool apply_moves(broadphase *bp)
 {
-    /* many moved: one pass over every cell beats a search per endpoint */
+    /* many moved: one pass over every cell beats a search per endpoint, and one pass over the
+       records beats walking each moved proxy's list */
     bool batch = bp->moved.count * 8 > bp->live_count;
     if (batch && !cells_move_all(bp, bp->moved.data, bp->moved.count))
         return false;
@@ -192,9 +193,16 @@ static bool apply_moves(broadphase *bp)
             proxy->flags &= ~(uint32_t)BP_MOVED;
             if (!cells_move(bp, p))
                 return false;
+            /* the axes the records do not track may have changed */
+            record_queue_partners(bp, p);
         }
-        record_queue_partners(bp, p); /* the axes the records do not track may have changed */
         pair_with_statics(bp, p, true, false);
+    }
+    if (batch) {
+        /* after the static pairing: its new records are queued already, and are unpublished */
+        records_queue_changed(bp, BP_SHIFTED);
+        for (int k = 0; k < bp->moved.count; k++)
+            bp->proxies.data[bp->moved.data[k]].flags &= ~(uint32_t)BP_SHIFTED;
     }
     array_clear(&bp->moved);
     return !bp->broken;
