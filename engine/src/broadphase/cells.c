@@ -10,8 +10,8 @@
 
 /* Why cells: with one global sorted axis a moving box crosses every endpoint in the slab it
    sweeps through, and at constant density that slab holds n^(2/3) endpoints, so coherent motion
-   costs n^(5/3) swaps per step. A cell is a column one mean box width across: a box moving along it
-   crosses the endpoints of the few boxes near it, so the step is close to linear in n (the
+   costs n^(5/3) swaps per step. A cell is a column one mean box width across: a box moving along
+   it crosses the endpoints of the few boxes near it, so the step is close to linear in n (the
    column's population grows only with the world's depth, n^(1/3), and its endpoints per metre
    stay constant).
    A pair sharing several cells interleaves on the sweep axis in all of them or none: the record
@@ -19,7 +19,7 @@
    AABBs overlap on all three axes (checked at publishing, like the flat-world axis before). */
 
 enum {
-    CELLS_PER_PROXY = 2, /* cells per proxy at most */
+    CELLS_PER_PROXY = 2, /* cells per dynamic proxy at most (bounds sparse worlds' grids) */
     CELL_WIDTHS = 1,     /* cell size in mean proxy widths (fat AABBs) */
     GRID_MAX = 1024      /* cells per grid axis at most */
 };
