@@ -245,6 +245,9 @@ static result run(int scenario, int n, int steps)
         }
 #endif
     }
+    if (getenv("BENCH_VERBOSE"))
+        fprintf(stderr, "cairn: sweep axis %d, grid %d x %d, %d records, %d outside\n",
+                bp.sweep_axis, bp.g[0], bp.g[1], bp.record_count, bp.outside_count);
     r.ms = median(ms, steps);
     r.pairs = median(pairs, steps);
     r.events = median(events, steps);

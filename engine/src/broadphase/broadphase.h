@@ -1,4 +1,5 @@
-/* The broadphase: incremental sweep-and-prune over the fat AABBs of dynamic proxies, a static tree
+/* The broadphase: incremental sweep-and-prune over the fat AABBs of dynamic proxies (multi-box
+   pruning: a grid of cells over the two widest axes, one sorted sweep per cell), a static tree
    for static ones, a persistent pair set keyed by body pairs, per-update added/removed pair
    arrays, plus AABB and ray queries. */
 #ifndef CAIRN_BROADPHASE_H
@@ -38,19 +39,23 @@ typedef ARRAY(bp_endpoint) bp_endpoint_array;
 typedef struct bp_proxy {
     float min[3], max[3]; /* fat AABB, world axes */
     uint32_t body, layer, mask;
-    int32_t pair_head; /* first overlap record of this proxy, -1 when none */
-    int32_t degree;    /* overlap records of this proxy */
-    union {
-        int32_t wide_slot;   /* dynamic: index in the wide list, -1 when not wide */
-        int32_t static_item; /* static: index in static_items, -1 when not in it */
-    };
-    uint32_t flags; /* BP_* flags in sap.c */
+    int32_t pair_head;   /* first overlap record of this proxy, -1 when none */
+    int32_t degree;      /* overlap records of this proxy */
+    int32_t static_item; /* static: index in static_items, -1 when not in it */
+    /* dynamic, as sorted into the cells: the cell rectangle [cell_lo, cell_hi] on the two grid
+       axes and the interval on the sweep axis (min/max may already hold a pending move) */
+    int32_t cell_lo[2], cell_hi[2];
+    float in_lo, in_hi;
+    uint32_t flags; /* BP_* flags in internal.h */
 } bp_proxy;
 
-/* An overlap record: a pair of proxies overlapping on every sorted slot (and passing the filter),
-   linked into both proxies' lists. */
+/* An overlap record: a filtered pair of dynamic proxies interleaving on the sweep axis in at
+   least one shared cell, or a filtered dynamic-static pair overlapping on all three axes; linked
+   into both proxies' lists. */
 typedef struct bp_record {
     uint32_t proxy[2];
+    int32_t shared;    /* dynamic pairs: cells in which both sit and interleave on the sweep axis */
+    int32_t published; /* the pair is in the published set (as of the last publishing) */
     int32_t next[2], prev[2]; /* per-side links; next[i] continues proxy[i]'s list */
 } bp_record;
 
@@ -60,12 +65,6 @@ typedef struct bp_candidate {
 } bp_candidate;
 
 typedef ARRAY(uint64_t) bp_key_array;
-
-/* An active proxy of the rebuild sweep, with its intervals on slots 1 and 2 packed for speed. */
-typedef struct bp_active {
-    float lo[2], hi[2];
-    uint32_t proxy;
-} bp_active;
 
 /* A node of the static tree: bounds, and either two children (at index, index + 1) or a leaf's
    run of static_items [index, index + count). */
@@ -85,26 +84,29 @@ typedef struct bp_static_item {
 typedef struct broadphase {
     ARRAY(bp_proxy) proxies;
     ARRAY(int32_t) free_proxies; /* LIFO free ids (freed only at update, never while referenced) */
-    bp_endpoint_array axis[3];   /* sorted endpoints of each sorted slot */
-    /* where each endpoint sits: axis[s].data[position[s].data[id]].id == id for the endpoint ids
-       (proxy << 1 | is_max) of dynamic proxies sorted in. Apart from the proxies so that the
-       swaps' writes land in a small array (capacity 2 * proxies.capacity; count unused). */
-    ARRAY(uint32_t) position[3];
-    int axis_of_slot[3]; /* world axis of each slot; slot 0 has the largest spread */
-    int sorted_slots;    /* 2 (flat world: the thin axis is not sorted) or 3 */
+    /* Multi-box pruning: a g[0] x g[1] grid of cells over the grid axes (cell (i, j) is
+       cells.data[j * g[0] + i]); each cell holds the sorted sweep-axis endpoints of the dynamic
+       proxies whose cell rectangle contains it. Proxies outside the grid clamp to its edge. */
+    ARRAY(bp_endpoint_array) cells; /* count >= g[0] * g[1]: extra ones kept for reuse */
+    int grid_axis[2], sweep_axis;
+    int g[2];
+    float grid_origin[2], cell_inv[2]; /* cell index = floor((x - origin) * inv) */
+    int outside_count;                 /* sorted dynamics whose centre lies outside the grid */
+    double motion[3]; /* summed |centre displacement| of dynamic moves since the last rebuild */
+    /* for the debug draw, the axes the structure orders by: slot 0 the sweep axis (sorted in each
+       cell), slots 1 and 2 the grid axes (binned into cells); sorted_slots is always 3 */
+    int axis_of_slot[3];
+    int sorted_slots;
     ARRAY(bp_record) records;
     int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;
     ARRAY(int32_t) moved;           /* proxies moved since the last update */
     ARRAY(int32_t) created;         /* proxies created since the last update */
-    ARRAY(int32_t) wide;            /* proxies wider than wide_limit on slot 0's axis */
-    ARRAY(bp_active) active;        /* scratch for the rebuild sweep */
-    ARRAY(int32_t) active_pos;      /* scratch: position of each proxy in active */
+    ARRAY(uint32_t) active;         /* scratch for the rebuild sweep of a cell */
     ARRAY(bp_candidate) candidates; /* pairs whose state may have changed since the last update */
     bp_key_array scratch_keys[2];
     int dead_count; /* destroyed proxies whose endpoints are still in the arrays */
     int live_count;
-    float wide_limit; /* width on slot 0's axis above which a proxy is "wide" */
     bool needs_rebuild;
     bool broken; /* an allocation failed mid-update: rebuild next time */
     int updates_since_axis_check;

@@ -11,7 +11,8 @@ enum {
     BP_FREE = 4,     /* destroyed and its id is in the free list */
     BP_MOVED = 8,    /* in bp->moved: fat AABB changed, endpoints not yet */
     BP_CREATED = 16, /* in bp->created: not yet in the sorted arrays */
-    BP_WIDE = 32,    /* in bp->wide: too wide for the query window on slot 0 */
+    BP_OUTSIDE = 32, /* counted in outside_count */
+    BP_SHIFTED = 64, /* moved in this update's batch (cells_move_all): partners to re-check */
 };
 
 /* The filter, applied before any record exists: no static-static pair, no body with itself,
@@ -41,10 +42,37 @@ static inline bool bp_overlap_box(const bp_proxy *p, const float lo[3], const fl
 typedef void bp_visit_fn(void *context, const bp_proxy *proxy);
 
 /* ---- visiting (query.c) ---- */
-/* Every dynamic proxy settled in the sorted axes (not moved or created since) overlapping
+/* Every dynamic proxy settled in the cells (not moved or created since) overlapping
    [lo, hi] on all three axes, once. */
 void bp_visit_sorted(const broadphase *bp, const float lo[3], const float hi[3], bp_visit_fn *fn,
                      void *context);
+
+/* ---- the grid of cells (cells.c) ---- */
+typedef struct bp_grid {
+    int sweep, axis[2], g[2];
+    float origin[2], inv[2];
+    double extent[3]; /* spread of the dynamic proxies' centres per world axis */
+} bp_grid;
+/* The grid that fits the live dynamic proxies now; false when there are none. */
+bool grid_choose(const broadphase *bp, bp_grid *grid);
+/* The cell rectangle of [lo, hi] in the current grid (clamped to it). */
+void grid_rect(const broadphase *bp, const float lo[3], const float hi[3], int32_t rlo[2],
+               int32_t rhi[2]);
+/* Chooses the grid and fills every cell with the live dynamics, with their records (the records
+   must be clear). False when out of memory. */
+bool cells_build(broadphase *bp);
+/* Whether the current grid no longer fits the data (worth a rebuild). */
+bool cells_stale(const broadphase *bp);
+/* Dynamic p joins the cells of its fat AABB, pairing (queued) with what it meets. */
+bool cells_insert(broadphase *bp, uint32_t p);
+/* Takes p's endpoints out of its cells without touching records (p is dead). */
+void cells_remove(broadphase *bp, uint32_t p);
+/* Sorts p's new fat AABB into the cells: leaves, shifts, enters, updating shared counts. */
+bool cells_move(broadphase *bp, uint32_t p);
+/* The same for many proxies at once (flagged BP_MOVED; the flag becomes BP_SHIFTED). */
+bool cells_move_all(broadphase *bp, const int32_t *moved, int count);
+/* Whether p's new fat AABB covers other cells than the ones it sits in. */
+bool cells_rect_changes(const broadphase *bp, uint32_t p);
 
 /* ---- the static tree (static_tree.c) ---- */
 /* Every static proxy in the tree or the loose list, not moved since, overlapping [lo, hi]. */
@@ -60,20 +88,27 @@ bool static_append(broadphase *bp, uint32_t p);
 bool static_maybe_rebuild(broadphase *bp);
 
 /* ---- overlap records (pair_set.c) ---- */
-/* A record exists exactly for the filtered pairs of dynamic proxies overlapping on every sorted
-   slot, and for the filtered dynamic-static pairs overlapping on all three axes.
+/* A record exists exactly for the filtered pairs of dynamic proxies interleaving on the sweep axis
+   in a shared cell (its shared count says in how many), and for the filtered dynamic-static
+   pairs overlapping on all three axes.
    add/remove also queue the pair as a candidate for publishing. False when out of memory (then
    bp->broken is set and the next update rebuilds). */
 bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue);
 void record_remove(broadphase *bp, uint32_t p, uint32_t q);
+/* Removes record r, queueing the pair only when it is published (else nothing changes). */
+void record_unlink(broadphase *bp, int32_t r);
 int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q);
 /* Removes every record of p, queueing each pair. */
 void record_remove_all(broadphase *bp, uint32_t p);
 void records_clear(broadphase *bp);
 /* Removes (queueing) the records of dynamic p with statics its fat AABB no longer overlaps. */
 void record_drop_static_apart(broadphase *bp, uint32_t p);
-/* Queues every record partner of p (its overlap on the unsorted axis may have changed). */
+/* Queues every record partner of p whose overlap on all three axes no longer matches the
+   published set (the records do not track the grid axes). */
 void record_queue_partners(broadphase *bp, uint32_t p);
+/* The same for every record with a proxy flagged moved_flag, in one pass over the records (when
+   most proxies moved: sequential reads, each pair once). */
+void records_queue_changed(broadphase *bp, uint32_t moved_flag);
 
 /* ---- publishing ---- */
 /* Re-evaluates the queued candidates against the records and the published set, filling

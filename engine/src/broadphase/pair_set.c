@@ -22,7 +22,7 @@ bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue_it)
     if (r >= 0) {
         bp->free_record = bp->records.data[r].next[0];
     } else {
-        if (!array_push(&bp->records, (bp_record){{0, 0}, {-1, -1}, {-1, -1}})) {
+        if (!array_push(&bp->records, (bp_record){{0, 0}, 0, 0, {-1, -1}, {-1, -1}})) {
             bp->broken = true;
             return false;
         }
@@ -30,6 +30,8 @@ bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue_it)
     }
     bp_record *rec = &bp->records.data[r];
     bp_proxy *px = bp->proxies.data;
+    rec->shared = 0;
+    rec->published = 0;
     uint32_t ends[2] = {p, q};
     for (int side = 0; side < 2; side++) {
         bp_proxy *owner = &px[ends[side]];
@@ -93,6 +95,16 @@ static void unlink_record(broadphase *bp, int32_t r)
     bp->record_count--;
 }
 
+void record_unlink(broadphase *bp, int32_t r)
+{
+    const bp_record *rec = &bp->records.data[r];
+    uint32_t p = rec->proxy[0], q = rec->proxy[1];
+    bool published = rec->published != 0;
+    unlink_record(bp, r);
+    if (published)
+        queue(bp, p, q);
+}
+
 void record_remove(broadphase *bp, uint32_t p, uint32_t q)
 {
     int32_t r = record_find(bp, p, q);
@@ -116,12 +128,31 @@ void record_remove_all(broadphase *bp, uint32_t p)
 
 void record_queue_partners(broadphase *bp, uint32_t p)
 {
-    int32_t r = bp->proxies.data[p].pair_head;
+    /* most partners of a moving proxy keep their state: queueing only the changed ones keeps
+       the sort in publish_candidates small */
+    const bp_proxy *px = bp->proxies.data;
+    int32_t r = px[p].pair_head;
     while (r >= 0) {
         const bp_record *rec = &bp->records.data[r];
         int side = rec->proxy[0] == p ? 0 : 1;
-        queue(bp, p, rec->proxy[1 - side]);
+        uint32_t q = rec->proxy[1 - side];
+        if (bp_overlap_box(&px[p], px[q].min, px[q].max) != (rec->published != 0))
+            queue(bp, p, q);
         r = rec->next[side];
+    }
+}
+
+void records_queue_changed(broadphase *bp, uint32_t moved_flag)
+{
+    const bp_proxy *px = bp->proxies.data;
+    for (int r = 0; r < bp->records.count; r++) {
+        const bp_record *rec = &bp->records.data[r];
+        if (rec->proxy[0] == FREE_MARK)
+            continue;
+        const bp_proxy *p = &px[rec->proxy[0]], *q = &px[rec->proxy[1]];
+        if (((p->flags | q->flags) & moved_flag) &&
+            bp_overlap_box(p, q->min, q->max) != (rec->published != 0))
+            queue(bp, rec->proxy[0], rec->proxy[1]);
     }
 }
 
@@ -155,15 +186,20 @@ void records_clear(broadphase *bp)
 
 /* ---- publishing ---- */
 
-/* Whether the proxy pair belongs in the published set now. */
-static bool pair_truth(const broadphase *bp, uint32_t p, uint32_t q)
+/* Whether the proxy pair belongs in the published set now; remembers the answer in the record
+   (publishing makes it true), so that moves can tell changes without a hash lookup. */
+static bool pair_truth(broadphase *bp, uint32_t p, uint32_t q)
 {
     const bp_proxy *px = bp->proxies.data;
     if ((px[p].flags | px[q].flags) & BP_DEAD)
         return false;
-    if (record_find(bp, p, q) < 0)
+    int32_t r = record_find(bp, p, q);
+    if (r < 0)
         return false;
-    return bp->sorted_slots == 3 || bp_overlap_axis(&px[p], &px[q], bp->axis_of_slot[2]);
+    /* a dynamic record only says "interleaved on the sweep axis in a shared cell" */
+    bool truth = bp_overlap_box(&px[p], px[q].min, px[q].max);
+    bp->records.data[r].published = truth;
+    return truth;
 }
 
 static int compare_candidates(const void *x, const void *y)
@@ -222,7 +258,7 @@ bool publish_candidates(broadphase *bp)
         uint64_t key = c[i].key;
         bool truth = false;
         for (; i < n && c[i].key == key; i++)
-            truth = truth || pair_truth(bp, c[i].p, c[i].q);
+            truth = pair_truth(bp, c[i].p, c[i].q) || truth; /* each sets its flag */
         bool was = hash_set_contains(&bp->pairs, key);
         if (truth && !was) {
             hash_set_add(&bp->pairs, key);
@@ -249,11 +285,12 @@ bool publish_full(broadphase *bp)
     }
     const bp_proxy *px = bp->proxies.data;
     for (int r = 0; r < bp->records.count; r++) {
-        const bp_record *rec = &bp->records.data[r];
+        bp_record *rec = &bp->records.data[r];
         if (rec->proxy[0] == FREE_MARK)
             continue;
         const bp_proxy *p = &px[rec->proxy[0]], *q = &px[rec->proxy[1]];
-        if (bp->sorted_slots == 3 || bp_overlap_axis(p, q, bp->axis_of_slot[2]))
+        rec->published = bp_overlap_box(p, q->min, q->max);
+        if (rec->published)
             now->data[now->count++] = pair_key(p->body, q->body);
     }
     int cursor = 0;

@@ -9,7 +9,7 @@ bool broadphase_init(broadphase *bp, int expected_proxies)
 {
     memset(bp, 0, sizeof *bp);
     bp->free_record = -1;
-    bp->axis_of_slot[0] = 0, bp->axis_of_slot[1] = 1, bp->axis_of_slot[2] = 2;
+    bp->axis_of_slot[0] = 2, bp->axis_of_slot[1] = 0, bp->axis_of_slot[2] = 1;
     bp->sorted_slots = 3;
     bp->needs_rebuild = true; /* the first update chooses the axes from what it finds */
     int n = expected_proxies > 0 ? expected_proxies : 0;
@@ -25,16 +25,13 @@ void broadphase_destroy(broadphase *bp)
 {
     array_free(&bp->proxies);
     array_free(&bp->free_proxies);
-    for (int s = 0; s < 3; s++) {
-        array_free(&bp->axis[s]);
-        array_free(&bp->position[s]);
-    }
+    for (int c = 0; c < bp->cells.count; c++)
+        array_free(&bp->cells.data[c]);
+    array_free(&bp->cells);
     array_free(&bp->records);
     array_free(&bp->moved);
     array_free(&bp->created);
-    array_free(&bp->wide);
     array_free(&bp->active);
-    array_free(&bp->active_pos);
     array_free(&bp->candidates);
     array_free(&bp->scratch_keys[0]);
     array_free(&bp->scratch_keys[1]);
@@ -82,11 +79,7 @@ int broadphase_create_proxy(broadphase *bp, cairn_aabb bounds, uint32_t body_ind
         id = array_pop(&bp->free_proxies);
     } else {
         if (!array_grow(&bp->proxies, bp->proxies.count + 1) ||
-            !array_reserve(&bp->free_proxies, bp->proxies.capacity) ||
-            !array_reserve(&bp->active_pos, bp->proxies.capacity) ||
-            !array_reserve(&bp->position[0], 2 * bp->proxies.capacity) ||
-            !array_reserve(&bp->position[1], 2 * bp->proxies.capacity) ||
-            !array_reserve(&bp->position[2], 2 * bp->proxies.capacity))
+            !array_reserve(&bp->free_proxies, bp->proxies.capacity))
             return error_set("broadphase_create_proxy: out of memory"), -1;
         id = bp->proxies.count++;
     }
@@ -100,7 +93,7 @@ int broadphase_create_proxy(broadphase *bp, cairn_aabb bounds, uint32_t body_ind
     p->layer = layer;
     p->mask = mask;
     p->pair_head = -1;
-    p->wide_slot = -1;
+    p->static_item = -1;
     p->flags = BP_CREATED | (is_static ? BP_STATIC : 0u);
     bp->created.data[bp->created.count++] = id;
     bp->live_count++;
@@ -117,13 +110,8 @@ void broadphase_destroy_proxy(broadphase *bp, int proxy)
     bp_proxy *p = &bp->proxies.data[proxy];
     if (p->flags & BP_STATIC)
         static_forget(bp, (uint32_t)proxy); /* the tree must not hold the id once it is reused */
-    if (!(p->flags & BP_STATIC) && (p->flags & BP_WIDE)) {
-        int moved = array_remove_swap(&bp->wide, p->wide_slot);
-        if (moved >= 0)
-            bp->proxies.data[bp->wide.data[p->wide_slot]].wide_slot = p->wide_slot;
-        p->wide_slot = -1;
-    }
-    p->flags = (p->flags & ~(uint32_t)BP_WIDE) | BP_DEAD;
+    /* its endpoints leave the cells at the next update; they are skipped until then */
+    p->flags |= BP_DEAD;
     bp->dead_count++;
     bp->live_count--;
 }
@@ -137,6 +125,9 @@ static bool schedule(broadphase *bp, int proxy, const float lo[3], const float h
             return error_set("broadphase_move_proxy: out of memory");
         p->flags |= BP_MOVED;
     }
+    if (!(p->flags & (BP_STATIC | BP_CREATED)))
+        for (int a = 0; a < 3; a++) /* which way things move steers the sweep axis */
+            bp->motion[a] += 0.5 * fabs((double)lo[a] + hi[a] - p->min[a] - p->max[a]);
     memcpy(p->min, lo, sizeof p->min);
     memcpy(p->max, hi, sizeof p->max);
     return true;

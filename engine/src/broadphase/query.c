@@ -8,42 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* First endpoint of slot 0 with value >= v. */
-static int lower_bound(const bp_endpoint_array *e, float v)
-{
-    int lo = 0, hi = e->count;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (e->data[mid].value < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Dynamic proxies sorted in and not wide are found in the window of slot 0 where their min can
-   lie (no wider than wide_limit below lo); the wide ones are checked from their list. */
+/* Dynamic proxies sit in every cell of their rectangle: each is reported only from the cell at
+   the low corner of its rectangle's intersection with the query's, so once. */
 void bp_visit_sorted(const broadphase *bp, const float lo[3], const float hi[3], bp_visit_fn *fn,
                      void *context)
 {
+    if (bp->g[0] == 0)
+        return; /* nothing sorted in yet */
     const bp_proxy *px = bp->proxies.data;
-    const bp_endpoint_array *e = &bp->axis[0];
-    int axis = bp->axis_of_slot[0];
-    const uint32_t skip = BP_DEAD | BP_MOVED | BP_CREATED | BP_WIDE;
-    for (int i = lower_bound(e, lo[axis] - bp->wide_limit); i < e->count; i++) {
-        bp_endpoint ep = e->data[i];
-        if (ep.value > hi[axis])
-            break;
-        const bp_proxy *p = &px[ep.id >> 1];
-        if (!(ep.id & 1u) && !(p->flags & skip) && bp_overlap_box(p, lo, hi))
-            fn(context, p);
-    }
-    for (int k = 0; k < bp->wide.count; k++) {
-        const bp_proxy *p = &px[bp->wide.data[k]];
-        if (!(p->flags & (BP_DEAD | BP_MOVED)) && bp_overlap_box(p, lo, hi))
-            fn(context, p);
-    }
+    const uint32_t skip = BP_DEAD | BP_MOVED | BP_CREATED;
+    int32_t rlo[2], rhi[2];
+    grid_rect(bp, lo, hi, rlo, rhi);
+    float top = hi[bp->sweep_axis];
+    for (int32_t j = rlo[1]; j <= rhi[1]; j++)
+        for (int32_t i = rlo[0]; i <= rhi[0]; i++) {
+            const bp_endpoint_array *cell = &bp->cells.data[j * bp->g[0] + i];
+            for (int k = 0; k < cell->count && cell->data[k].value <= top; k++) {
+                bp_endpoint ep = cell->data[k];
+                const bp_proxy *p = &px[ep.id >> 1];
+                if ((ep.id & 1u) || (p->flags & skip))
+                    continue;
+                int32_t oi = p->cell_lo[0] > rlo[0] ? p->cell_lo[0] : rlo[0];
+                int32_t oj = p->cell_lo[1] > rlo[1] ? p->cell_lo[1] : rlo[1];
+                if (oi == i && oj == j && bp_overlap_box(p, lo, hi))
+                    fn(context, p);
+            }
+        }
 }
 
 /* Every live proxy overlapping [lo, hi], once: the sorted dynamics, the statics in their tree,
