@@ -16,16 +16,6 @@
 /* Points further apart than this on A between steps are new points (no warm start), m. */
 static const float match_tolerance = 0.05f;
 
-static int compare_pairs(const void *x, const void *y)
-{
-    const contact *a = x, *b = y;
-    if (a->body_a != b->body_a)
-        return a->body_a < b->body_a ? -1 : 1;
-    if (a->body_b != b->body_b)
-        return a->body_b < b->body_b ? -1 : 1;
-    return 0;
-}
-
 static void combine_materials(const cairn_world *world, contact *c)
 {
     const body *ba = &world->bodies.data[c->body_a], *bb = &world->bodies.data[c->body_b];
@@ -99,7 +89,8 @@ static bool unpark_where(cairn_world *world, bool all)
     }
     world->parked.count = kept;
     if (world->contacts.count != before)
-        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact), compare_pairs);
+        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact),
+              contact_compare);
     return true;
 }
 
@@ -117,17 +108,10 @@ bool contacts_unpark_all(cairn_world *world)
     return unpark_where(world, true);
 }
 
-static bool pair_before(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1)
-{
-    return a0 < a1 || (a0 == a1 && b0 < b1);
-}
-
 static int compare_broadphase_pairs(const void *x, const void *y)
 {
     const broadphase_pair *a = x, *b = y;
-    if (a->a != b->a)
-        return a->a < b->a ? -1 : 1;
-    return a->b != b->b ? (a->b < b->b ? -1 : 1) : 0;
+    return body_pair_order(a->a, a->b, b->a, b->b);
 }
 
 /* A removed pair can belong to a parked contact when a sleeping body's proxy went away (it was
@@ -155,7 +139,7 @@ static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int
     int kept = 0, k = 0, found = 0;
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
-        while (k < count && pair_before(removed[k].a, removed[k].b, c->body_a, c->body_b))
+        while (k < count && body_pair_order(removed[k].a, removed[k].b, c->body_a, c->body_b) < 0)
             ++k;
         bool gone = k < count && removed[k].a == c->body_a && removed[k].b == c->body_b;
         found += gone;
@@ -188,7 +172,8 @@ bool contacts_update_pairs(cairn_world *world)
             world->contacts.data[world->contacts.count++] =
                 contact_make(world, added[i].a, added[i].b);
     if (world->contacts.count != before)
-        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact), compare_pairs);
+        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact),
+              contact_compare);
     return true;
 }
 

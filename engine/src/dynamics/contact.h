@@ -49,6 +49,21 @@ typedef struct contact {
     bool sensor_stale; /* sensor pairs: test at the next step even if both bodies sleep */
 } contact;
 
+/* The order of body pairs (by a, then b): the solver's deterministic contact order. */
+static inline int body_pair_order(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1)
+{
+    if (a0 != a1)
+        return a0 < a1 ? -1 : 1;
+    return b0 != b1 ? (b0 < b1 ? -1 : 1) : 0;
+}
+
+/* qsort/bsearch comparator of contacts by body pair. */
+static inline int contact_compare(const void *x, const void *y)
+{
+    const contact *a = x, *b = y;
+    return body_pair_order(a->body_a, a->body_b, b->body_a, b->body_b);
+}
+
 /* Builds a manifold for the pair at their transforms from a query result (normal from A to B):
    the supporting faces clipped against each other, points within speculative_distance kept,
    reduced to four (deepest, then largest area). */

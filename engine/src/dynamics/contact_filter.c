@@ -29,19 +29,11 @@ bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b)
     return world->pair_filter(id_of(world, a), id_of(world, b), world->pair_filter_context);
 }
 
-static int compare_pairs(const void *x, const void *y)
-{
-    const contact *a = x, *b = y;
-    if (a->body_a != b->body_a)
-        return a->body_a < b->body_a ? -1 : 1;
-    return (a->body_b > b->body_b) - (a->body_b < b->body_b);
-}
-
 /* Whether the first `count` contacts (sorted) hold the pair. */
 static bool has_contact(const cairn_world *world, broadphase_pair pair, int count)
 {
     contact key = {.body_a = pair.a, .body_b = pair.b};
-    return bsearch(&key, world->contacts.data, (size_t)count, sizeof(contact), compare_pairs) !=
+    return bsearch(&key, world->contacts.data, (size_t)count, sizeof(contact), contact_compare) !=
            NULL;
 }
 
@@ -80,7 +72,8 @@ static bool refilter(cairn_world *world)
         if (contact_wanted(world, pair.a, pair.b) && !has_contact(world, pair, kept))
             world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
     if (world->contacts.count != kept)
-        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact), compare_pairs);
+        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact),
+              contact_compare);
     return true;
 }
 
