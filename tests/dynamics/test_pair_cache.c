@@ -51,7 +51,7 @@ Test(pair_cache, small_motion_re_measures_like_a_fresh_build)
     cr_assert_eq(c.manifold.point_count, 4);
     /* Sink 0.6 mm and tilt 0.5 degrees: both under the defaults (1 mm, 2 degrees). */
     cairn_transform moved = pose(0.3f, 0.4984f, -0.2f, 0.5f * (float)SCENE_PI / 180.0f);
-    cr_assert(pair_cache_reuse(&c, xa, moved, margin, 0.001f, 0.035f));
+    cr_assert(pair_cache_reuse(&c, xa, moved, margin, pair_cache_limits_make(0.001f, 0.035f)));
     manifold fresh = fresh_manifold(floor, xa, box, moved);
     cr_assert_eq(c.manifold.point_count, fresh.point_count);
     cr_assert_float_eq(separation_sum(&c.manifold), separation_sum(&fresh), 2e-4f);
@@ -69,7 +69,7 @@ Test(pair_cache, follows_the_pair_when_both_bodies_move_together)
     versors turn = glms_quatv(0.7f, v3(0, 1, 0));
     cairn_transform xa2 = {v3(3, 0, 0), turn};
     cairn_transform xb2 = {glms_vec3_add(v3(3, 0, 0), glms_quat_rotatev(turn, xb.position)), turn};
-    cr_assert(pair_cache_reuse(&c, xa2, xb2, margin, 0.001f, 0.035f));
+    cr_assert(pair_cache_reuse(&c, xa2, xb2, margin, pair_cache_limits_make(0.001f, 0.035f)));
     manifold fresh = fresh_manifold(box, xa2, box, xb2);
     cr_assert_float_eq(separation_sum(&c.manifold), separation_sum(&fresh), 1e-4f);
     cr_assert_float_eq(glms_vec3_dot(c.manifold.normal, fresh.normal), 1.0f, 1e-5f);
@@ -83,13 +83,19 @@ Test(pair_cache, refuses_motion_beyond_the_limits_and_a_grown_margin)
     cairn_shape *box = cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.05f);
     cairn_transform xa = pose(0, 0, 0, 0), xb = pose(0, 0.999f, 0, 0);
     contact c = cached_contact(box, xa, box, xb);
-    cr_assert_not(pair_cache_reuse(&c, xa, pose(0.0011f, 0.999f, 0, 0), margin, 0.001f, 0.035f));
-    cr_assert_not(pair_cache_reuse(&c, xa, pose(0, 0.999f, 0, 0.04f), margin, 0.001f, 0.035f));
-    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin + 0.01f, 0.001f, 0.035f));
-    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin, 0.0f, 0.035f), "0 disables the cache");
-    cr_assert(pair_cache_reuse(&c, xa, pose(0.0009f, 0.999f, 0, 0.03f), margin, 0.001f, 0.035f));
+    cr_assert_not(pair_cache_reuse(&c, xa, pose(0.0011f, 0.999f, 0, 0), margin,
+                                   pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_not(pair_cache_reuse(&c, xa, pose(0, 0.999f, 0, 0.04f), margin,
+                                   pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_not(
+        pair_cache_reuse(&c, xa, xb, margin + 0.01f, pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin, pair_cache_limits_make(0.0f, 0.035f)),
+                  "0 disables the cache");
+    cr_assert(pair_cache_reuse(&c, xa, pose(0.0009f, 0.999f, 0, 0.03f), margin,
+                               pair_cache_limits_make(0.001f, 0.035f)));
     contact cold = {0};
-    cr_assert_not(pair_cache_reuse(&cold, xa, xb, margin, 0.001f, 0.035f), "nothing cached");
+    cr_assert_not(pair_cache_reuse(&cold, xa, xb, margin, pair_cache_limits_make(0.001f, 0.035f)),
+                  "nothing cached");
     cairn_shape_release(box);
 }
 

@@ -269,15 +269,14 @@ static void build_manifold(cairn_world *world, contact *c, const body *a, const 
 }
 
 /* Returns whether the narrow phase ran (false: the pair cache re-measured the manifold). */
-static bool collide_one(cairn_world *world, contact *c, float dt)
+static bool collide_one(cairn_world *world, contact *c, float dt, pair_cache_limits limits)
 {
     const cairn_solver_settings *settings = &world->def.solver;
     const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
     /* Speculative points: kept while the gap could close within this step, so fast bodies
        meet thin geometry instead of passing between two steps. */
     float margin = settings->speculative_distance + approach_bound(a, b, dt);
-    bool reused = pair_cache_reuse(c, a->transform, b->transform, margin,
-                                   settings->pair_cache_distance, settings->pair_cache_angle);
+    bool reused = pair_cache_reuse(c, a->transform, b->transform, margin, limits);
     if (!reused)
         build_manifold(world, c, a, b, margin);
     c->was_touching = c->touching;
@@ -298,13 +297,15 @@ static void record_events(cairn_world *world, const contact *c)
 void contacts_collide(cairn_world *world, float dt)
 {
     int queries = 0;
+    pair_cache_limits limits = pair_cache_limits_make(world->def.solver.pair_cache_distance,
+                                                      world->def.solver.pair_cache_angle);
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
         const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
         if (c->is_sensor)
             continue; /* tested after the solver moved the bodies (sensor.c) */
         if (a->awake || b->awake) {
-            bool queried = collide_one(world, c, dt);
+            bool queried = collide_one(world, c, dt, limits);
             queries += queried;
             world->stats.manifolds_reused += !queried;
             if (c->touching)

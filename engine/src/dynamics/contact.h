@@ -83,11 +83,20 @@ void manifold_match(const manifold *old_manifold, manifold *new_manifold, float 
 /* Remembers the relative pose, normal and margin the contact's manifold was just built with. */
 void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin);
 
-/* When B moved less than max_distance and max_angle (rad) relative to A since the manifold was
-   built, and the speculative margin did not grow, re-measures the manifold's points at the new
-   poses (their impulses stay for warm starting) and returns true. Otherwise false: the caller
-   runs the narrow phase. */
+/* How far a pair may move relative to itself and keep its manifold; made once per step from
+   the settings (the angle as the cosine of its half, so no pair computes a cosine). */
+typedef struct pair_cache_limits {
+    float distance;       /* m; 0 disables the cache */
+    float cos_half_angle; /* cos(max_angle / 2); above 1 when the angle limit is 0 (disabled) */
+} pair_cache_limits;
+
+pair_cache_limits pair_cache_limits_make(float max_distance, float max_angle);
+
+/* When B moved less than the limits relative to A since the manifold was built, and the
+   speculative margin did not grow, re-measures the manifold's points at the new poses (their
+   impulses stay for warm starting) and returns true. Otherwise false: the caller runs the
+   narrow phase. */
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
-                      float max_distance, float max_angle);
+                      pair_cache_limits limits);
 
 #endif

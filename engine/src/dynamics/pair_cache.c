@@ -21,24 +21,26 @@ void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float 
                             margin, true};
 }
 
-static bool pose_close(cairn_transform then, cairn_transform now, float max_distance,
-                       float max_angle)
+pair_cache_limits pair_cache_limits_make(float max_distance, float max_angle)
 {
-    if (glms_vec3_distance2(then.position, now.position) > max_distance * max_distance)
+    return (pair_cache_limits){max_distance, max_angle > 0.0f ? cosf(0.5f * max_angle) : 2.0f};
+}
+
+static bool pose_close(cairn_transform then, cairn_transform now, pair_cache_limits limits)
+{
+    if (glms_vec3_distance2(then.position, now.position) > limits.distance * limits.distance)
         return false;
     /* The rotation between q0 and q1 is 2 acos(|q0 . q1|). */
-    float cos_half = fabsf(glms_quat_dot(then.rotation, now.rotation));
-    return cos_half >= cosf(0.5f * max_angle);
+    return fabsf(glms_quat_dot(then.rotation, now.rotation)) >= limits.cos_half_angle;
 }
 
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
-                      float max_distance, float max_angle)
+                      pair_cache_limits limits)
 {
     /* A larger margin could admit points the cached manifold left out. */
-    if (!c->reuse.valid || max_distance <= 0.0f || max_angle <= 0.0f ||
-        margin > c->reuse.margin + max_distance)
+    if (!c->reuse.valid || limits.distance <= 0.0f || margin > c->reuse.margin + limits.distance)
         return false;
-    if (!pose_close(c->reuse.relative, relative_pose(xa, xb), max_distance, max_angle))
+    if (!pose_close(c->reuse.relative, relative_pose(xa, xb), limits))
         return false;
     manifold *m = &c->manifold;
     m->normal = xform_vector(xa, c->reuse.local_normal);
