@@ -174,7 +174,8 @@ static void tangents(vec3s n, vec3s *t1, vec3s *t2)
     *t2 = glms_vec3_cross(n, *t1);
 }
 
-static void prepare_point(solver_contact *sc, vec3s n, manifold_point *mp, float warm)
+static void prepare_point(solver_contact *sc, const pair_state *v, vec3s n, manifold_point *mp,
+                          float warm)
 {
     solver_point *sp = &sc->points[sc->point_count++];
     vec3s r_a = glms_vec3_sub(mp->anchor_a, sc->a->center);
@@ -182,8 +183,7 @@ static void prepare_point(solver_contact *sc, vec3s n, manifold_point *mp, float
     sp->stored = mp;
     sp->base_separation = mp->separation;
     sp->normal = make_row(sc, r_a, r_b, n, &sp->mass);
-    pair_state v = pair_load(sc);
-    sp->relative_velocity = row_velocity(&v, &sp->normal, sc->normal);
+    sp->relative_velocity = row_velocity(v, &sp->normal, sc->normal);
     sp->pseudo_impulse = 0.0f;
     sp->normal_impulse = mp->normal_impulse * warm;
     sp->max_normal = 0.0f;
@@ -251,8 +251,9 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, float war
     sc->restitution = c->restitution;
     sc->stored = &c->manifold;
     sc->point_count = 0;
+    pair_state v = pair_load(sc); /* the velocities at the step start, for restitution */
     for (int p = 0; p < c->manifold.point_count; ++p)
-        prepare_point(sc, n, &c->manifold.points[p], warm);
+        prepare_point(sc, &v, n, &c->manifold.points[p], warm);
     prepare_friction(sc, &c->manifold, n, t, warm);
 }
 
