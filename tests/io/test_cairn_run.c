@@ -9,57 +9,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "run_program.h"
+
 #define DATA   CAIRN_SOURCE_DIR "/tests/io/data/"
 #define SCENES CAIRN_SOURCE_DIR "/demos/scenes/"
 
-typedef struct run_result {
-    int code;
-    char out[8192];
-    char err[4096];
-} run_result;
-
-static void read_file(const char *path, char *buffer, size_t capacity)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f != NULL ? fread(buffer, 1, capacity - 1, f) : 0;
-    buffer[n] = '\0';
-    if (f != NULL)
-        fclose(f);
-}
-
 static run_result *run(const char *args)
 {
-    static run_result result;
-    char out_path[128], err_path[128], command[2048];
-    snprintf(out_path, sizeof out_path, "/tmp/cairn_run_test_%d.out", (int)getpid());
-    snprintf(err_path, sizeof err_path, "/tmp/cairn_run_test_%d.err", (int)getpid());
-    snprintf(command, sizeof command, "'%s' %s >%s 2>%s", CAIRN_RUN_PATH, args, out_path, err_path);
-    int status = system(command);
-    cr_assert(WIFEXITED(status), "%s did not exit", command);
-    result.code = WEXITSTATUS(status);
-    read_file(out_path, result.out, sizeof result.out);
-    read_file(err_path, result.err, sizeof result.err);
-    remove(out_path);
-    remove(err_path);
-    return &result;
+    return run_program(CAIRN_RUN_PATH, args);
 }
 
-/* The value after "key: " on its own line, or NULL. */
 static const char *summary(const run_result *r, const char *key)
 {
-    static char value[128];
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "%s: ", key);
-    for (const char *line = r->out; line && *line;
-         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        if (strncmp(line, pattern, strlen(pattern)) == 0) {
-            const char *start = line + strlen(pattern);
-            size_t n = strcspn(start, "\n");
-            snprintf(value, sizeof value, "%.*s", (int)n, start);
-            return value;
-        }
-    }
-    return NULL;
+    return run_summary(r, key);
 }
 
 Test(cairn_run, prints_every_summary_line)
