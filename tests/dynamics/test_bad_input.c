@@ -287,3 +287,21 @@ Test(bad_input, null_world_readers_return_neutral_values)
     cr_expect_eq(cairn_world_state_hash(NULL), cairn_world_state_hash(empty));
     cairn_world_destroy(empty);
 }
+
+/* The pair-cache limits are validated like every other setting: out of range or not finite
+   refuses the def with an error naming the field. */
+Test(bad_input, pair_cache_limits_out_of_range)
+{
+    const float bad[] = {-0.001f, 0.2f, NAN, INFINITY};
+    for (int i = 0; i < 4; ++i) {
+        cairn_world_def def = cairn_world_default_def();
+        def.solver.pair_cache_distance = bad[i];
+        cr_expect_null(cairn_world_create(&def));
+        cr_expect(strstr(cairn_last_error(), "pair_cache_distance") != NULL, "%s",
+                  cairn_last_error());
+        def = cairn_world_default_def();
+        def.solver.pair_cache_angle = bad[i] * 5.0f; /* -0.005, 1, NaN, Inf: outside [0, 0.5] */
+        cr_expect_null(cairn_world_create(&def));
+        cr_expect(strstr(cairn_last_error(), "pair_cache_angle") != NULL, "%s", cairn_last_error());
+    }
+}
