@@ -87,6 +87,20 @@ pyr_bullet_settings pyr_bullet_get_settings(const pyr_bullet *b)
     return s;
 }
 
+void pyr_bullet_allow_sleep(pyr_bullet *b)
+{
+    for (btRigidBody *body : b->boxes)
+        body->forceActivationState(ACTIVE_TAG);
+}
+
+int pyr_bullet_active_count(const pyr_bullet *b)
+{
+    int active = 0;
+    for (const btRigidBody *body : b->boxes)
+        active += body->isActive();
+    return active;
+}
+
 void pyr_bullet_step(pyr_bullet *b, float dt)
 {
     b->world->stepSimulation(dt, 0);

@@ -30,6 +30,10 @@ pyr_bullet *pyr_bullet_create(const float floor_half[3], const float floor_pos[3
                               float density, const float *positions, int count, float gravity_y,
                               int iterations);
 pyr_bullet_settings pyr_bullet_get_settings(const pyr_bullet *b);
+/* Lets the boxes deactivate (Bullet's sleeping, its default thresholds and 2 s timer). */
+void pyr_bullet_allow_sleep(pyr_bullet *b);
+/* Boxes still active (not sleeping). */
+int pyr_bullet_active_count(const pyr_bullet *b);
 /* stepSimulation(dt, 0): one step of dt, no interpolation. */
 void pyr_bullet_step(pyr_bullet *b, float dt);
 /* Writes 3 floats per dynamic box (centre of mass, world frame). */
