@@ -218,3 +218,203 @@ Test(broadphase_statics, ray_query_allocates_nothing_for_a_normal_ray)
     broadphase_destroy(&bp);
     cr_assert_eq(cairn_allocated_bytes(), 0);
 }
+
+/* The reach: a dynamic proxy's static records cover every static within its fat AABB grown by
+   half its mean side (at least twice the margin), so moves that stay inside skip the tree. */
+static float reach_growth_of(cairn_aabb fat)
+{
+    vec3s side = glms_vec3_sub(fat.max, fat.min);
+    return fmaxf(BROADPHASE_STATIC_REACH * (side.x + side.y + side.z) / 3, 2 * BROADPHASE_MARGIN);
+}
+
+static cairn_aabb shifted(cairn_aabb b, float dx)
+{
+    b.min.x += dx, b.max.x += dx;
+    return b;
+}
+
+Test(broadphase_statics, a_mover_inside_its_reach_skips_the_tree_and_meets_every_static)
+{
+    static oracle_body bodies[STATICS + SLEEPERS + 2];
+    broadphase bp;
+    int mover;
+    build_row(&bp, bodies, &mover);
+    int n = STATICS + SLEEPERS + 1;
+    /* statics i sit at [i, i + 0.5] on x */
+    cairn_aabb at = box(1000.25f, 0, 0, 1000.75f, 1, 1);
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, at));
+    update(&bp);
+    cr_assert_eq(bp.last_static_queries, 1);
+    float growth = reach_growth_of(at); /* 0.42 */
+    cr_assert(growth > 0.4f && growth < 0.45f);
+    /* 0.4 along x: leaves static 1000, meets static 1001, without a query */
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, shifted(at, 0.4f)));
+    update(&bp);
+    cr_assert_eq(bp.last_static_queries, 0);
+    cr_assert(broadphase_pair_exists(&bp, 1001, (uint32_t)mover));
+    cr_assert(!broadphase_pair_exists(&bp, 1000, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    /* a static appearing inside the reach but apart from the fat AABB: no pair yet... */
+    cairn_aabb fresh = box(1000.3f, 1.05f, 0, 1000.7f, 1.3f, 1);
+    bodies[n] = (oracle_body){broadphase_create_proxy(&bp, fresh, (uint32_t)n, 1, ~0u, true),
+                              (uint32_t)n, 1, ~0u, true};
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[n].proxy, fresh));
+    n++;
+    update(&bp);
+    cr_assert(!broadphase_pair_exists(&bp, (uint32_t)n - 1, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    /* ...until the mover reaches it, still without a query: its record came with the static */
+    cairn_aabb up = shifted(at, 0.1f);
+    up.max.y += 0.1f;
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, up));
+    update(&bp);
+    cr_assert_eq(bp.last_static_queries, 0);
+    cr_assert(broadphase_pair_exists(&bp, (uint32_t)n - 1, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    /* a face beyond the reach: a new query */
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, shifted(at, 2 * growth)));
+    update(&bp);
+    cr_assert_eq(bp.last_static_queries, 1);
+    check_brute_force(&bp, bodies, n);
+    broadphase_destroy(&bp);
+}
+
+Test(broadphase_statics, a_shrinking_mover_renews_its_reach)
+{
+    /* a fast body's fat AABB is long; when it slows down, the short one sits at one end of the
+       old reach, and a static appearing beyond the other end must still be found */
+    static oracle_body bodies[STATICS + SLEEPERS + 2];
+    broadphase bp;
+    int mover;
+    build_row(&bp, bodies, &mover);
+    int n = STATICS + SLEEPERS + 1;
+    cairn_aabb fast = box(500.6f, 0, 0, 503.9f, 1, 1);
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, fast));
+    update(&bp);
+    cr_assert_eq(bp.last_static_queries, 1);
+    cairn_aabb slow = box(503.6f, 0, 0, 503.9f, 1, 1);
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, slow));
+    update(&bp);
+    cr_expect_eq(bp.last_static_queries, 1, "the min face moved 3 m: beyond twice the growth");
+    check_brute_force(&bp, bodies, n);
+    /* a static near the far end of the old reach, out of the short box's search... */
+    cairn_aabb far = box(500.0f, 1.05f, 0, 500.3f, 1.2f, 1);
+    bodies[n] = (oracle_body){broadphase_create_proxy(&bp, far, (uint32_t)n, 1, ~0u, true),
+                              (uint32_t)n, 1, ~0u, true};
+    cr_assert(broadphase_set_fat_aabb(&bp, bodies[n].proxy, far));
+    n++;
+    update(&bp);
+    /* ...is met when the mover gets there */
+    cr_assert(
+        broadphase_set_fat_aabb(&bp, bodies[mover].proxy, box(500.0f, 0, 0, 500.3f, 1.1f, 1)));
+    update(&bp);
+    cr_assert(broadphase_pair_exists(&bp, (uint32_t)n - 1, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    broadphase_destroy(&bp);
+}
+
+Test(broadphase_statics, movers_growing_and_shrinking_among_appearing_statics)
+{
+    /* random moves, resizes and teleports of movers among statics that keep appearing next to
+       them; brute force after every update, and most moves must skip the tree */
+    broadphase bp;
+    cr_assert(broadphase_init(&bp, 0));
+    enum { MOVERS = 40, MAX = 1400 };
+    static oracle_body bodies[MAX];
+    static cairn_aabb fat[MAX];
+    uint64_t rng = 0x5eedu;
+    int n = 0;
+    for (; n < MOVERS + 400; n++) {
+        bool is_static = n >= MOVERS;
+        float x = oracle_uniform(&rng, 0, 20), y = oracle_uniform(&rng, 0, 20),
+              z = oracle_uniform(&rng, 0, 20), h = oracle_uniform(&rng, 0.2f, 1.0f);
+        fat[n] = box(x - h, y - h, z - h, x + h, y + h, z + h);
+        bodies[n] =
+            (oracle_body){broadphase_create_proxy(&bp, fat[n], (uint32_t)n, 1, ~0u, is_static),
+                          (uint32_t)n, 1, ~0u, is_static};
+        cr_assert(broadphase_set_fat_aabb(&bp, bodies[n].proxy, fat[n]));
+    }
+    update(&bp);
+    int moves = 0, queries = 0;
+    for (int step = 0; step < 400; step++) {
+        for (int i = 0; i < MOVERS; i++) {
+            if (oracle_random(&rng) % 2)
+                continue;
+            int kind = (int)(oracle_random(&rng) % 20);
+            for (int a = 0; a < 3; a++) {
+                float c = 0.5f * (fat[i].min.raw[a] + fat[i].max.raw[a]);
+                float h = 0.5f * (fat[i].max.raw[a] - fat[i].min.raw[a]);
+                if (kind == 0) /* resize: slowing down or speeding up */
+                    h = fminf(fmaxf(h * oracle_uniform(&rng, 0.3f, 3.0f), 0.05f), 3.0f);
+                else if (kind == 1) /* teleport */
+                    c = oracle_uniform(&rng, 0, 20);
+                else
+                    c += oracle_uniform(&rng, -0.15f, 0.15f);
+                fat[i].min.raw[a] = c - h, fat[i].max.raw[a] = c + h;
+            }
+            cr_assert(broadphase_set_fat_aabb(&bp, bodies[i].proxy, fat[i]));
+            moves++;
+        }
+        if (step % 4 == 0 && n < MAX) { /* a static right next to a mover */
+            const cairn_aabb *m = &fat[oracle_random(&rng) % MOVERS];
+            int a = (int)(oracle_random(&rng) % 3);
+            float gap = oracle_uniform(&rng, 0, 1.5f), h = oracle_uniform(&rng, 0.05f, 0.5f);
+            fat[n] = *m;
+            fat[n].min.raw[a] = m->max.raw[a] + gap;
+            fat[n].max.raw[a] = m->max.raw[a] + gap + 2 * h;
+            bodies[n] =
+                (oracle_body){broadphase_create_proxy(&bp, fat[n], (uint32_t)n, 1, ~0u, true),
+                              (uint32_t)n, 1, ~0u, true};
+            cr_assert(broadphase_set_fat_aabb(&bp, bodies[n].proxy, fat[n]));
+            n++;
+        }
+        update(&bp);
+        queries += bp.last_static_queries;
+        check_brute_force(&bp, bodies, n);
+    }
+    cr_assert_lt(queries * 2, moves, "%d static queries for %d moves", queries, moves);
+    broadphase_destroy(&bp);
+}
+
+Test(broadphase_statics, a_new_grid_for_the_movers_keeps_the_static_tree)
+{
+    /* 3000 statics and 20 movers starting in a 2 m cluster, then spreading over 60 m: the grid
+       fitted to the cluster goes stale and is rebuilt, the static tree is not */
+    broadphase bp;
+    cr_assert(broadphase_init(&bp, 0));
+    enum { MOVERS = 20, N = 3020 };
+    static oracle_body bodies[N];
+    static cairn_aabb fat[N];
+    static vec3s velocity[MOVERS];
+    uint64_t rng = 0xabcdu;
+    for (int i = 0; i < N; i++) {
+        bool is_static = i >= MOVERS;
+        float span = is_static ? 60.0f : 2.0f, h = oracle_uniform(&rng, 0.1f, 0.4f);
+        float x = oracle_uniform(&rng, 0, span), y = oracle_uniform(&rng, 0, span),
+              z = oracle_uniform(&rng, 0, span);
+        fat[i] = box(x - h, y - h, z - h, x + h, y + h, z + h);
+        bodies[i] =
+            (oracle_body){broadphase_create_proxy(&bp, fat[i], (uint32_t)i, 1, ~0u, is_static),
+                          (uint32_t)i, 1, ~0u, is_static};
+        cr_assert(broadphase_set_fat_aabb(&bp, bodies[i].proxy, fat[i]));
+        if (!is_static)
+            velocity[i] = (vec3s){{oracle_uniform(&rng, -0.5f, 0.5f), oracle_uniform(&rng, 0, 0.5f),
+                                   oracle_uniform(&rng, -0.5f, 0.5f)}};
+    }
+    update(&bp);
+    int builds = bp.static_tree_builds, regrids = 0;
+    cr_assert_eq(builds, 1);
+    for (int step = 0; step < 300; step++) {
+        for (int i = 0; i < MOVERS; i++) {
+            fat[i].min = glms_vec3_add(fat[i].min, velocity[i]);
+            fat[i].max = glms_vec3_add(fat[i].max, velocity[i]);
+            cr_assert(broadphase_set_fat_aabb(&bp, bodies[i].proxy, fat[i]));
+        }
+        update(&bp);
+        regrids += bp.last_rebuilt;
+        check_brute_force(&bp, bodies, N);
+    }
+    cr_assert_gt(regrids, 0, "the grid never went stale");
+    cr_assert_eq(bp.static_tree_builds, builds, "a new grid rebuilt the static tree");
+    broadphase_destroy(&bp);
+}

@@ -11,6 +11,11 @@
 /* Fat AABB = tight bounds grown by this margin on every side (metres), plus predicted motion. */
 #define BROADPHASE_MARGIN 0.1f
 
+/* A dynamic proxy's static pairs are found by a query of the static tree with its fat AABB grown
+   by this fraction of the fat AABB's mean side, its reach. Later moves skip the query while no
+   face of the fat AABB has moved farther than that growth from where it was at the query. */
+#define BROADPHASE_STATIC_REACH 0.5f
+
 /* Overlap convention: closed intervals. Two fat AABBs overlap when
    a.min <= b.max && b.min <= a.max on all three axes, so boxes that exactly touch (a shared
    endpoint value) DO overlap, and zero-extent boxes at the same point overlap. */
@@ -46,12 +51,16 @@ typedef struct bp_proxy {
        axes and the interval on the sweep axis (min/max may already hold a pending move) */
     int32_t cell_lo[2], cell_hi[2];
     float in_lo, in_hi;
-    uint32_t flags; /* BP_* flags in internal.h */
+    /* dynamic: the box of its last static-tree query; it has a record with every (filtered)
+       static overlapping it */
+    float reach_min[3], reach_max[3];
+    float reach_growth; /* how much larger than the fat AABB the reach was made */
+    uint32_t flags;     /* BP_* flags in internal.h */
 } bp_proxy;
 
 /* An overlap record: a filtered pair of dynamic proxies interleaving on the sweep axis in at
-   least one shared cell, or a filtered dynamic-static pair overlapping on all three axes; linked
-   into both proxies' lists. */
+   least one shared cell, or a filtered dynamic-static pair whose static overlaps the dynamic's
+   reach; linked into both proxies' lists. */
 typedef struct bp_record {
     uint32_t proxy[2];
     int32_t shared;    /* dynamic pairs: cells in which both sit and interleave on the sweep axis */
@@ -125,6 +134,8 @@ typedef struct broadphase {
     int last_swaps;
     bool last_rebuilt;
     int last_static_queries; /* static-tree queries made by the last update */
+    int static_tree_builds;  /* static-tree builds since init */
+    float reach_growth_max;  /* of every dynamic proxy's reach since the last rebuild */
 } broadphase;
 
 /* ---- lifetime ---- */

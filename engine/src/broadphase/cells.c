@@ -489,7 +489,7 @@ static bool use_grid(broadphase *bp, const bp_grid *grid)
 }
 
 /* The records of one cell: each min meets every proxy active at that point. */
-static bool sweep_cell(broadphase *bp, const bp_endpoint_array *cell)
+static bool sweep_cell(broadphase *bp, const bp_endpoint_array *cell, bool queue)
 {
     array_clear(&bp->active);
     for (int i = 0; i < cell->count; i++) {
@@ -503,14 +503,14 @@ static bool sweep_cell(broadphase *bp, const bp_endpoint_array *cell)
             continue;
         }
         for (int k = 0; k < bp->active.count; k++)
-            share(bp, p, bp->active.data[k], false);
+            share(bp, p, bp->active.data[k], queue);
         if (!array_push(&bp->active, p))
             return false;
     }
     return !bp->broken;
 }
 
-bool cells_build(broadphase *bp)
+bool cells_build(broadphase *bp, bool queue)
 {
     bp_grid grid;
     grid_choose(bp, &grid);
@@ -536,7 +536,7 @@ bool cells_build(broadphase *bp)
         bp_endpoint_array *cell = &bp->cells.data[c];
         if (cell->count > 1)
             qsort(cell->data, (size_t)cell->count, sizeof *cell->data, compare_endpoints);
-        if (!sweep_cell(bp, cell))
+        if (!sweep_cell(bp, cell, queue))
             return false;
     }
     return true;

@@ -58,9 +58,10 @@ bool grid_choose(const broadphase *bp, bp_grid *grid);
 /* The cell rectangle of [lo, hi] in the current grid (clamped to it). */
 void grid_rect(const broadphase *bp, const float lo[3], const float hi[3], int32_t rlo[2],
                int32_t rhi[2]);
-/* Chooses the grid and fills every cell with the live dynamics, with their records (the records
-   must be clear). False when out of memory. */
-bool cells_build(broadphase *bp);
+/* Chooses the grid and fills every cell with the live dynamics, with their records (there must
+   be no dynamic-dynamic record). queue: queue the new records whose boxes overlap. False when out
+   of memory. */
+bool cells_build(broadphase *bp, bool queue);
 /* Whether the current grid no longer fits the data (worth a rebuild). */
 bool cells_stale(const broadphase *bp);
 /* Dynamic p joins the cells of its fat AABB, pairing (queued) with what it meets. */
@@ -90,7 +91,7 @@ bool static_maybe_rebuild(broadphase *bp);
 /* ---- overlap records (pair_set.c) ---- */
 /* A record exists exactly for the filtered pairs of dynamic proxies interleaving on the sweep axis
    in a shared cell (its shared count says in how many), and for the filtered dynamic-static
-   pairs overlapping on all three axes.
+   pairs whose static overlaps the dynamic's reach (a superset of the overlapping ones).
    add/remove also queue the pair as a candidate for publishing. False when out of memory (then
    bp->broken is set and the next update rebuilds). */
 bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue);
@@ -101,7 +102,10 @@ int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q);
 /* Removes every record of p, queueing each pair. */
 void record_remove_all(broadphase *bp, uint32_t p);
 void records_clear(broadphase *bp);
-/* Removes (queueing) the records of dynamic p with statics its fat AABB no longer overlaps. */
+/* Removes every record between two dynamic proxies (queueing the published ones). */
+void records_unlink_dynamic(broadphase *bp);
+/* Removes the records of dynamic p with statics its reach no longer overlaps (queueing the
+   published ones). */
 void record_drop_static_apart(broadphase *bp, uint32_t p);
 /* Queues every record partner of p whose overlap on all three axes no longer matches the
    published set (the records do not track the grid axes). */

@@ -165,11 +165,20 @@ void record_drop_static_apart(broadphase *bp, uint32_t p)
         int side = rec->proxy[0] == p ? 0 : 1;
         uint32_t q = rec->proxy[1 - side];
         int32_t next = rec->next[side];
-        if ((px[q].flags & BP_STATIC) && !bp_overlap_box(&px[p], px[q].min, px[q].max)) {
-            unlink_record(bp, r);
-            queue(bp, p, q);
-        }
+        if ((px[q].flags & BP_STATIC) && !bp_overlap_box(&px[q], px[p].reach_min, px[p].reach_max))
+            record_unlink(bp, r);
         r = next;
+    }
+}
+
+void records_unlink_dynamic(broadphase *bp)
+{
+    const bp_proxy *px = bp->proxies.data;
+    for (int32_t r = 0; r < bp->records.count; r++) {
+        const bp_record *rec = &bp->records.data[r];
+        if (rec->proxy[0] != FREE_MARK &&
+            !((px[rec->proxy[0]].flags | px[rec->proxy[1]].flags) & BP_STATIC))
+            record_unlink(bp, r);
     }
 }
 

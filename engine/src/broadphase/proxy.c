@@ -148,9 +148,9 @@ bool broadphase_move_proxy(broadphase *bp, int proxy, cairn_aabb bounds, vec3s d
        within the step with no pair to make a speculative contact from. */
     float lo[3], hi[3];
     bool inside = true;
-    for (int a = 0; a < 3; a++) {
-        lo[a] = fminf(tlo[a], tlo[a] + d[a]);
-        hi[a] = fmaxf(thi[a], thi[a] + d[a]);
+    for (int a = 0; a < 3; a++) { /* d is finite: a branch, not a libm call */
+        lo[a] = d[a] < 0 ? tlo[a] + d[a] : tlo[a];
+        hi[a] = d[a] > 0 ? thi[a] + d[a] : thi[a];
         inside = inside && lo[a] >= p->min[a] && hi[a] <= p->max[a];
     }
     if (inside)

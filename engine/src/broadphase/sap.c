@@ -44,25 +44,65 @@ static void pair_found(void *context, const bp_proxy *found)
     pairing *c = context;
     broadphase *bp = c->bp;
     uint32_t q = (uint32_t)(found - bp->proxies.data);
-    if (!bp_filter(&bp->proxies.data[c->p], found))
+    const bp_proxy *p = &bp->proxies.data[c->p];
+    if (!bp_filter(p, found))
         return;
     if (!c->fresh && record_find(bp, c->p, q) >= 0)
         return;
-    record_add(bp, c->p, q, c->queue);
+    /* a new record is unpublished: it matters now only when the fat AABBs overlap */
+    record_add(bp, c->p, q, c->queue && bp_overlap_box(p, found->min, found->max));
 }
 
-/* Records of dynamic p with every static its fat AABB overlaps. fresh: p has no static record
-   yet; otherwise the ones that no longer overlap are dropped first. */
+/* Whether the fat AABB of dynamic p is still held by its reach: no face moved farther than the
+   reach's growth from where it was at the query, so the reach lies inside the fat AABB grown by
+   twice that (what a new static's search for the reaches it enters relies on). */
+static bool reach_holds(const bp_proxy *p)
+{
+    const float twice = 2 * p->reach_growth;
+    for (int a = 0; a < 3; a++)
+        if (p->min[a] < p->reach_min[a] || p->min[a] > p->reach_min[a] + twice ||
+            p->max[a] > p->reach_max[a] || p->max[a] < p->reach_max[a] - twice)
+            return false;
+    return true;
+}
+
+/* Records of dynamic p with every static its reach overlaps, the reach renewed around its fat
+   AABB unless that is still held. fresh: p has no static record yet; otherwise the ones the new
+   reach does not overlap are dropped first. */
 static void pair_with_statics(broadphase *bp, uint32_t p, bool queue, bool fresh)
 {
+    bp_proxy *proxy = &bp->proxies.data[p];
+    if (!fresh && reach_holds(proxy))
+        return; /* its records already cover every static it can overlap */
+    /* larger than the margin: a body moving steadily re-fattens a few times per query */
+    float side = (proxy->max[0] - proxy->min[0] + proxy->max[1] - proxy->min[1] + proxy->max[2] -
+                  proxy->min[2]) /
+                 3;
+    float growth = fmaxf(BROADPHASE_STATIC_REACH * side, 2 * BROADPHASE_MARGIN);
+    proxy->reach_growth = growth;
+    bp->reach_growth_max = fmaxf(bp->reach_growth_max, growth);
+    for (int a = 0; a < 3; a++) {
+        proxy->reach_min[a] = proxy->min[a] - growth;
+        proxy->reach_max[a] = proxy->max[a] + growth;
+    }
     if (bp->static_items.count == 0)
         return; /* no statics: nothing to find, nothing to drop */
     if (!fresh)
         record_drop_static_apart(bp, p);
-    const bp_proxy *proxy = &bp->proxies.data[p];
     pairing c = {bp, p, queue, fresh};
-    static_visit(bp, proxy->min, proxy->max, pair_found, &c);
+    static_visit(bp, proxy->reach_min, proxy->reach_max, pair_found, &c);
     bp->last_static_queries++;
+}
+
+/* A dynamic proxy found near a new static: a record when the static enters its reach. */
+static void reach_found(void *context, const bp_proxy *found)
+{
+    pairing *c = context;
+    broadphase *bp = c->bp;
+    const bp_proxy *s = &bp->proxies.data[c->p];
+    if (bp_overlap_box(s, found->reach_min, found->reach_max) && bp_filter(s, found))
+        record_add(bp, c->p, (uint32_t)(found - bp->proxies.data),
+                   bp_overlap_box(s, found->min, found->max));
 }
 
 /* Moved statics leave the tree (with their records) and join the new ones in pending_statics;
@@ -100,9 +140,15 @@ static bool insert_statics(broadphase *bp)
         uint32_t p = (uint32_t)bp->pending_statics.data[k];
         if (!static_append(bp, p))
             return false;
+        /* a reach lies inside its proxy's fat AABB grown by twice the reach's growth (see
+           reach_holds); a little more covers rounding */
+        const float grow = 2.5f * bp->reach_growth_max;
         const bp_proxy *proxy = &bp->proxies.data[p];
+        float lo[3], hi[3];
+        for (int a = 0; a < 3; a++)
+            lo[a] = proxy->min[a] - grow, hi[a] = proxy->max[a] + grow;
         pairing c = {bp, p, true, true};
-        bp_visit_sorted(bp, proxy->min, proxy->max, pair_found, &c);
+        bp_visit_sorted(bp, lo, hi, reach_found, &c);
     }
     array_clear(&bp->pending_statics);
     return static_maybe_rebuild(bp);
@@ -136,9 +182,10 @@ static bool rebuild(broadphase *bp)
     array_clear(&bp->pending_statics);
     array_clear(&bp->candidates);
     records_clear(bp);
+    bp->reach_growth_max = 0;
     for (int i = 0; i < bp->proxies.count; i++)
         bp->proxies.data[i].static_item = -1;
-    bool ok = cells_build(bp) && static_build_all(bp) && !bp->broken;
+    bool ok = cells_build(bp, false) && static_build_all(bp) && !bp->broken;
     for (int i = 0; i < bp->proxies.count && ok; i++)
         if (!(bp->proxies.data[i].flags & (BP_DEAD | BP_STATIC)))
             pair_with_statics(bp, (uint32_t)i, false, true);
@@ -224,6 +271,53 @@ static bool insert_created(broadphase *bp)
     return !bp->broken;
 }
 
+/* A new grid for the dynamics alone: the static tree and the dynamic-static records stay (a
+   mostly static world does not pay for its statics when its few movers outgrow the grid). Moved
+   and created dynamics pair with the statics as in an incremental update. */
+static bool regrid(broadphase *bp)
+{
+    bp->last_rebuilt = true;
+    bp->updates_since_axis_check = 0;
+    free_dead(bp); /* the cells are refilled: dead endpoints go with them */
+    records_unlink_dynamic(bp);
+    if (!cells_build(bp, true))
+        return false;
+    for (int k = 0; k < bp->moved.count; k++) {
+        uint32_t p = (uint32_t)bp->moved.data[k];
+        bp_proxy *proxy = &bp->proxies.data[p];
+        if (proxy->flags & BP_DEAD)
+            continue;
+        proxy->flags &= ~(uint32_t)BP_MOVED;
+        record_queue_partners(bp, p);
+        pair_with_statics(bp, p, true, false);
+    }
+    for (int k = 0; k < bp->created.count; k++) {
+        uint32_t p = (uint32_t)bp->created.data[k];
+        bp_proxy *proxy = &bp->proxies.data[p];
+        if (proxy->flags & BP_DEAD)
+            continue;
+        proxy->flags &= ~(uint32_t)BP_CREATED;
+        pair_with_statics(bp, p, true, true);
+    }
+    array_clear(&bp->moved);
+    array_clear(&bp->created);
+    return !bp->broken;
+}
+
+/* Whether the grid should be rebuilt before this update's changes go in. */
+static bool grid_misfits(broadphase *bp)
+{
+    bool misfit = false;
+    /* soon after a rebuild (the motion is known by then), then now and again */
+    if (++bp->updates_since_axis_check == FIRST_AXIS_CHECK ||
+        bp->updates_since_axis_check >= AXIS_CHECK_PERIOD) {
+        bp->updates_since_axis_check = FIRST_AXIS_CHECK;
+        misfit = cells_stale(bp);
+    }
+    /* proxies outside the grid crowd its edge cells */
+    return misfit || bp->outside_count * 8 > bp->live_count + 64;
+}
+
 bool broadphase_update_pairs(broadphase *bp)
 {
     array_clear(&bp->added);
@@ -231,24 +325,18 @@ bool broadphase_update_pairs(broadphase *bp)
     bp->last_swaps = 0;
     bp->last_static_queries = 0;
     bp->last_rebuilt = false;
-    /* soon after a rebuild (the motion is known by then), then now and again */
-    if (++bp->updates_since_axis_check == FIRST_AXIS_CHECK ||
-        bp->updates_since_axis_check >= AXIS_CHECK_PERIOD) {
-        bp->updates_since_axis_check = FIRST_AXIS_CHECK;
-        bp->needs_rebuild = bp->needs_rebuild || cells_stale(bp);
+    bool misfit = grid_misfits(bp);
+    if (bp->needs_rebuild || bp->broken || !take_statics(bp))
+        return rebuild(bp);
+    bool ok;
+    if (misfit || bp->created.count > REBUILD_CREATES || too_many_jumps(bp)) {
+        ok = regrid(bp);
+    } else {
+        if (bp->dead_count > 0)
+            compact(bp);
+        ok = apply_moves(bp) && insert_created(bp);
     }
-    /* proxies outside the grid crowd its edge cells */
-    if (bp->outside_count * 8 > bp->live_count + 64)
-        bp->needs_rebuild = true;
-    if (bp->needs_rebuild || bp->broken)
-        return rebuild(bp);
-    if (!take_statics(bp) || bp->created.count > REBUILD_CREATES || too_many_jumps(bp))
-        return rebuild(bp);
-    if (bp->dead_count > 0)
-        compact(bp);
-    if (!apply_moves(bp) || !insert_created(bp) || !insert_statics(bp))
-        bp->broken = true;
-    if (!publish_candidates(bp) || bp->broken) {
+    if (!ok || !insert_statics(bp) || !publish_candidates(bp) || bp->broken) {
         bp->broken = true;
         return error_set("broadphase: out of memory during update (rebuilding next time)");
     }

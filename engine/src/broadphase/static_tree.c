@@ -178,6 +178,7 @@ static bool build(broadphase *bp, int n)
     bp->static_items.count = n;
     bp->static_tree_items = n;
     bp->static_tombstones = 0;
+    bp->static_tree_builds++;
     return true;
 }
 
