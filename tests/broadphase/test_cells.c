@@ -321,3 +321,27 @@ Test(broadphase_cells, long_random_run_across_cells)
     finish(w);
     free(w);
 }
+
+/* A rain that keeps falling spreads out along its fall far beyond its width: the structure
+   sweeps along the fall (columns across it keep their population) and keeps its grid, instead of
+   regridding as the bodies leave a grid laid along the fall. */
+Test(broadphase_cells, a_long_rain_sweeps_along_its_fall)
+{
+    cell_world *w = malloc(sizeof *w);
+    start(w, 0x7a1d);
+    for (int i = 0; i < 500; i++) {
+        add(w, random_in(w, (vec3s){{0, 0, 0}}, (vec3s){{20, 20, 20}}), (vec3s){{0.4f, 0.4f, 0.4f}},
+            false);
+        w->velocity[i] = random_in(w, (vec3s){{-0.5f, -11, -0.5f}}, (vec3s){{0.5f, -9, 0.5f}});
+    }
+    update(w);
+    int rebuilds_before = w->rebuilds;
+    for (int s = 0; s < 900; s++) { /* 15 s: the rain spreads over 50 m of height */
+        advance(w, 1.0f / 60.0f, 1, s);
+        update(w);
+    }
+    cr_assert_eq(w->bp.sweep_axis, 1);
+    cr_assert_leq(w->rebuilds - rebuilds_before, 2, "%d regrids", w->rebuilds - rebuilds_before);
+    finish(w);
+    free(w);
+}

@@ -124,6 +124,13 @@ bool grid_choose(const broadphase *bp, bp_grid *grid)
             most = a;
     if (bp->motion[most] > 2.0 * bp->motion[sweep] && extent[most] <= 1.25 * extent[thin])
         sweep = most;
+    /* Coherent motion (a rain, a conveyor): when one axis carries most of it, sweep along that
+       axis whatever the spreads. Bodies moving together swap little, and the columns across the
+       motion keep their population as the bodies spread out along it; a grid over the motion
+       axis would see them leave it all the time. */
+    double others = fmax(bp->motion[(most + 1) % 3], bp->motion[(most + 2) % 3]);
+    if (bp->motion[most] > 3.0 * others)
+        sweep = most;
     grid->sweep = sweep;
     grid->axis[0] = sweep == 0 ? 1 : 0;
     grid->axis[1] = sweep == 2 ? 1 : 2;
@@ -137,9 +144,12 @@ bool grid_choose(const broadphase *bp, bp_grid *grid)
     size = fmax(size, 1e-6);
     for (int k = 0; k < 2; k++) {
         int a = grid->axis[k];
-        double e = n > 0 ? extent[a] : 0.0;
+        /* room to spread: the grid covers the centres plus an eighth of their spread each side,
+           so bodies drifting outward do not leave it at once */
+        double pad = extent[a] / 8;
+        double e = n > 0 ? extent[a] + 2 * pad : 0.0;
         grid->g[k] = (int)fmin(fmax(ceil(e / size), 1.0), GRID_MAX);
-        grid->origin[k] = n > 0 ? (float)cmin[a] : 0.0f;
+        grid->origin[k] = n > 0 ? (float)(cmin[a] - pad) : 0.0f;
         grid->inv[k] = e > 0 ? (float)(grid->g[k] / e) : 0.0f;
     }
     return n > 0;
