@@ -152,7 +152,7 @@ static double median(double *v, int n)
 }
 
 typedef struct result {
-    double ms, build_ms, pairs, events, swaps;
+    double ms, build_ms, pairs, events, swaps, tree_queries;
     double peer_ms[PEERS > 0 ? PEERS : 1], peer_build_ms[PEERS > 0 ? PEERS : 1];
     double peer_pairs[PEERS > 0 ? PEERS : 1];
     bool peer_ran[PEERS > 0 ? PEERS : 1];
@@ -231,6 +231,7 @@ static result run(int scenario, int n, int steps)
         pairs[s] = broadphase_pair_count(&bp);
         events[s] = added + removed;
         swaps[s] = bp.last_swaps;
+        r.tree_queries += bp.last_static_queries;
         for (int k = 0; k < moved_count; k++)
             moved[k].fat = broadphase_fat_aabb(&bp, proxy[moved[k].id]);
 #ifdef CAIRN_HAVE_BULLET
@@ -252,6 +253,7 @@ static result run(int scenario, int n, int steps)
     r.pairs = median(pairs, steps);
     r.events = median(events, steps);
     r.swaps = median(swaps, steps);
+    r.tree_queries /= steps; /* a mean: a few per step at 1k */
 #ifdef CAIRN_HAVE_BULLET
     for (int k = 0; k < PEERS; k++) {
         if (r.peer_ran[k]) {
@@ -282,10 +284,12 @@ int main(int argc, char **argv)
     int only_scenario = argc > 1 ? atoi(argv[1]) : -1, only_size = argc > 2 ? atoi(argv[2]) : -1;
     static const int sizes[3] = {1000, 10000, 100000};
     static const int steps[3] = {200, 50, 10};
-    printf("broadphase: median ms per update (moves + update_pairs), pairs in the set, "
-           "pair events (added + removed), endpoint swaps; Bullet fed the same fat AABBs\n");
-    printf("%-14s %7s %9s %9s %9s %8s %9s", "scenario", "n", "build_ms", "ms/step", "pairs",
-           "events", "swaps");
+    printf(
+        "broadphase: median ms per update (moves + update_pairs), pairs in the set, "
+        "pair events (added + removed), endpoint swaps, static-tree queries (mean); Bullet fed the "
+        "same fat AABBs\n");
+    printf("%-14s %7s %9s %9s %9s %8s %9s %7s", "scenario", "n", "build_ms", "ms/step", "pairs",
+           "events", "swaps", "tree_q");
 #ifdef CAIRN_HAVE_BULLET
     for (int k = 0; k < PEERS; k++)
         printf(" %12s %9s", peer_name[k], "ratio");
@@ -305,8 +309,9 @@ int main(int argc, char **argv)
             if (getenv("BENCH_STEPS")) /* longer runs for profiling or steadier medians */
                 st = atoi(getenv("BENCH_STEPS"));
             result r = run(sc, sc == GRID ? 40001 : sizes[k], sc == GRID ? 30 : st);
-            printf("%-14s %7d %9.2f %9.4f %9.0f %8.0f %9.0f", scenario_name[sc],
-                   sc == GRID ? 40001 : sizes[k], r.build_ms, r.ms, r.pairs, r.events, r.swaps);
+            printf("%-14s %7d %9.2f %9.4f %9.0f %8.0f %9.0f %7.2f", scenario_name[sc],
+                   sc == GRID ? 40001 : sizes[k], r.build_ms, r.ms, r.pairs, r.events, r.swaps,
+                   r.tree_queries);
 #ifdef CAIRN_HAVE_BULLET
             for (int p = 0; p < PEERS; p++) {
                 if (r.peer_ran[p])
