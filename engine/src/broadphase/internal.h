@@ -102,8 +102,9 @@ int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q);
 /* Removes every record of p, queueing each pair. */
 void record_remove_all(broadphase *bp, uint32_t p);
 void records_clear(broadphase *bp);
-/* Removes every record between two dynamic proxies (queueing the published ones). */
-void records_unlink_dynamic(broadphase *bp);
+/* Removes every record between two dynamic proxies, queueing nothing (a full publishing
+   follows). */
+void records_clear_dynamic(broadphase *bp);
 /* Removes the records of dynamic p with statics its reach no longer overlaps (queueing the
    published ones). */
 void record_drop_static_apart(broadphase *bp, uint32_t p);

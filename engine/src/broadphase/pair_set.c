@@ -171,14 +171,14 @@ void record_drop_static_apart(broadphase *bp, uint32_t p)
     }
 }
 
-void records_unlink_dynamic(broadphase *bp)
+void records_clear_dynamic(broadphase *bp)
 {
     const bp_proxy *px = bp->proxies.data;
     for (int32_t r = 0; r < bp->records.count; r++) {
         const bp_record *rec = &bp->records.data[r];
         if (rec->proxy[0] != FREE_MARK &&
             !((px[rec->proxy[0]].flags | px[rec->proxy[1]].flags) & BP_STATIC))
-            record_unlink(bp, r);
+            unlink_record(bp, r);
     }
 }
 

@@ -273,31 +273,28 @@ static bool insert_created(broadphase *bp)
 
 /* A new grid for the dynamics alone: the static tree and the dynamic-static records stay (a
    mostly static world does not pay for its statics when its few movers outgrow the grid). Moved
-   and created dynamics pair with the statics as in an incremental update. */
+   and created dynamics pair with the statics as in an incremental update. Nothing is queued:
+   the update publishes in full afterwards. */
 static bool regrid(broadphase *bp)
 {
     bp->last_rebuilt = true;
     bp->updates_since_axis_check = 0;
     free_dead(bp); /* the cells are refilled: dead endpoints go with them */
-    records_unlink_dynamic(bp);
-    if (!cells_build(bp, true))
+    records_clear_dynamic(bp);
+    if (!cells_build(bp, false))
         return false;
-    for (int k = 0; k < bp->moved.count; k++) {
-        uint32_t p = (uint32_t)bp->moved.data[k];
-        bp_proxy *proxy = &bp->proxies.data[p];
-        if (proxy->flags & BP_DEAD)
-            continue;
-        proxy->flags &= ~(uint32_t)BP_MOVED;
-        record_queue_partners(bp, p);
-        pair_with_statics(bp, p, true, false);
-    }
-    for (int k = 0; k < bp->created.count; k++) {
-        uint32_t p = (uint32_t)bp->created.data[k];
-        bp_proxy *proxy = &bp->proxies.data[p];
-        if (proxy->flags & BP_DEAD)
-            continue;
-        proxy->flags &= ~(uint32_t)BP_CREATED;
-        pair_with_statics(bp, p, true, true);
+    const int32_t *lists[2] = {bp->moved.data, bp->created.data};
+    int counts[2] = {bp->moved.count, bp->created.count};
+    for (int l = 0; l < 2; l++) {
+        for (int k = 0; k < counts[l]; k++) {
+            uint32_t p = (uint32_t)lists[l][k];
+            bp_proxy *proxy = &bp->proxies.data[p];
+            if (proxy->flags & BP_DEAD)
+                continue;
+            bool created = proxy->flags & BP_CREATED;
+            proxy->flags &= ~(uint32_t)(BP_MOVED | BP_CREATED);
+            pair_with_statics(bp, p, false, created);
+        }
     }
     array_clear(&bp->moved);
     array_clear(&bp->created);
@@ -328,15 +325,16 @@ bool broadphase_update_pairs(broadphase *bp)
     bool misfit = grid_misfits(bp);
     if (bp->needs_rebuild || bp->broken || !take_statics(bp))
         return rebuild(bp);
-    bool ok;
-    if (misfit || bp->created.count > REBUILD_CREATES || too_many_jumps(bp)) {
+    bool ok, full = misfit || bp->created.count > REBUILD_CREATES || too_many_jumps(bp);
+    if (full) {
         ok = regrid(bp);
     } else {
         if (bp->dead_count > 0)
             compact(bp);
         ok = apply_moves(bp) && insert_created(bp);
     }
-    if (!ok || !insert_statics(bp) || !publish_candidates(bp) || bp->broken) {
+    ok = ok && insert_statics(bp);
+    if (!ok || !(full ? publish_full(bp) : publish_candidates(bp)) || bp->broken) {
         bp->broken = true;
         return error_set("broadphase: out of memory during update (rebuilding next time)");
     }
