@@ -35,8 +35,7 @@ void cairn_world_destroy(cairn_world *world)
             cairn_shape_release(world->bodies.data[i].shape);
     broadphase_destroy(&world->broadphase);
     array_free(&world->bodies);
-    array_free(&world->contacts);
-    array_free(&world->parked);
+    contacts_free(world);
     array_free(&world->awake);
     events_free(world);
     arena_destroy(&world->scratch);

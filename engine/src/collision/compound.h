@@ -28,16 +28,18 @@ typedef struct compound_stats {
     int queries, gjk_iterations, epa_calls;
 } compound_stats;
 
-/* The contact manifold of a pair with at least one compound: each child pair whose bounds come
-   within `margin` runs cairn_collide and manifold_build; the deepest child pair gives the
-   manifold's normal, except that `previous` (last step's normal, NULL when none) is kept while
-   a child pair facing it is within 5 mm of the deepest (no swapping between two equally deep
-   pairs); points of child pairs whose normal is within about 25 degrees of it are
-   merged (separations projected on it, points on A in A's frame, ids unique per child pair)
-   and reduced to four, deepest first then largest area. Child pairs facing another way are left
-   out: one manifold carries one normal. Returns the point count. */
-int compound_manifold(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                      cairn_transform xb, float margin, const vec3s *previous, manifold *out,
-                      compound_stats *stats);
+/* The contact manifolds of a pair with at least one compound. Each child pair whose bounds come
+   within `margin` runs cairn_collide and manifold_build. Child pairs whose normals are within
+   about 25 degrees share a manifold, whose normal is that of its deepest child pair; points are
+   merged (separations projected on the normal, points on A in A's frame, ids unique per child
+   pair) and reduced to four, deepest first then largest area. So an L-shaped body in the crook
+   of another gets one manifold per direction it is pushed, up to CONTACT_MAX_MANIFOLDS (beyond
+   that a child pair joins the closest manifold, where its points count only if they agree).
+   `previous` (count previous_count, last step's normals) are kept while a child pair facing one
+   is within 5 mm of its manifold's deepest: no swapping between two equally deep pairs. Writes
+   the manifolds deepest first and returns how many (0 when no child pair has points). */
+int compound_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                       cairn_transform xb, float margin, const vec3s *previous, int previous_count,
+                       manifold out[CONTACT_MAX_MANIFOLDS], compound_stats *stats);
 
 #endif

@@ -240,24 +240,41 @@ static int reduce(const candidate *c, int count, vec3s normal, int *keep)
     return d >= 0 ? 4 : 3;
 }
 
-/* Points from clipping; false when there is nothing to clip (a point feature) or nothing left. */
+/* Clipping needs a reference face that faces the contact normal: past about 60 degrees (an
+   edge meeting an edge), the face's plane says little about the depth, and the query's witness
+   pair is the contact. */
+static const float reference_cosine = 0.5f;
+
+/* Points from clipping, none deeper than depth_floor; false when there is nothing to clip (a
+   point feature), no face faces the normal, or nothing is left. */
 static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal, float speculative,
-                              candidate *out)
+                              float depth_floor, candidate *out)
 {
-    bool a_is_reference =
-        fabsf(glms_vec3_dot(fa->normal, normal)) >= fabsf(glms_vec3_dot(fb->normal, normal));
+    float align_a = fabsf(glms_vec3_dot(fa->normal, normal));
+    float align_b = fabsf(glms_vec3_dot(fb->normal, normal));
+    bool a_is_reference = align_a >= align_b;
+    float alignment = a_is_reference ? align_a : align_b;
+    if (alignment < reference_cosine)
+        return 0;
     const feature *reference = a_is_reference ? fa : fb;
     const feature *incident = a_is_reference ? fb : fa;
     feature clipped = clip_to_reference(reference, incident);
-    /* Separation measured along the contact normal from the reference feature's plane. */
-    float plane = glms_vec3_dot(normal, reference->points[0]);
+    /* Separation: how far along the contact normal a clipped point lies from the reference
+       face's plane (not from a plane across the normal through one of its corners, which is
+       only the same when the face is square to the normal). */
+    float plane = glms_vec3_dot(reference->normal, reference->points[0]);
     int count = 0;
     for (int i = 0; i < clipped.count; ++i) {
         vec3s p = clipped.points[i];
-        float along = glms_vec3_dot(normal, p) - plane;
-        float separation = a_is_reference ? along : -along;
+        float separation = (glms_vec3_dot(reference->normal, p) - plane) / alignment;
         if (separation > speculative)
             continue;
+        /* No point is closer than the pair's distance along the normal: moving B that far
+           separates (or touches) them. A point past a tilted face's plane left A through
+           another face. */
+        separation = fmaxf(separation, depth_floor);
+        /* the point on the reference face, along the normal from p */
+        float along = a_is_reference ? separation : -separation;
         vec3s projected = glms_vec3_sub(p, glms_vec3_scale(normal, along));
         out[count].separation = separation;
         out[count].on_a = a_is_reference ? projected : p;
@@ -265,6 +282,19 @@ static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal
         ++count;
     }
     return count;
+}
+
+/* Clipped points may be shallower than the query's distance by this much before its witness
+   pair joins them (m). */
+static const float depth_tolerance = 0.001f;
+
+/* The deepest separation among the candidates. */
+static float deepest_separation(const candidate *c, int count)
+{
+    float deepest = FLT_MAX;
+    for (int i = 0; i < count; ++i)
+        deepest = fminf(deepest, c[i].separation);
+    return deepest;
 }
 
 int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
@@ -282,11 +312,14 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     candidate c[FEATURE_MAX];
     int count = 0;
     if (fa.count >= 2 && fb.count >= 2)
-        count = clipped_candidates(&fa, &fb, query->normal, speculative_distance, c);
-    if (count == 0) {
-        /* A point feature, or clipping left nothing: the query's witness pair. */
-        c[0] = (candidate){query->point_a, query->point_b, query->distance};
-        count = 1;
+        count =
+            clipped_candidates(&fa, &fb, query->normal, speculative_distance, query->distance, c);
+    if (count == 0 || deepest_separation(c, count) > query->distance + depth_tolerance) {
+        /* A point feature, no face facing the normal, clipping left nothing, or clipped the
+           deepest part away: the query's witness pair, whose distance is exact. The reduction
+           keeps the deepest point first. */
+        c[count < FEATURE_MAX ? count++ : count - 1] =
+            (candidate){query->point_a, query->point_b, query->distance};
     }
     int keep[MANIFOLD_MAX_POINTS];
     int kept = reduce(c, count, query->normal, keep);

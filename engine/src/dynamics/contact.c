@@ -6,6 +6,7 @@
 #include "dynamics/world_state.h"
 
 #include "collision/compound.h"
+#include "core/alloc.h"
 #include "core/error.h"
 #include "core/validate.h"
 
@@ -108,6 +109,29 @@ bool contacts_unpark_all(cairn_world *world)
     return unpark_where(world, true);
 }
 
+void contact_dispose(cairn_world *world, contact *c)
+{
+    events_contact_gone(world, c);
+    if (c->extra)
+        mem_free(c->extra, sizeof *c->extra);
+    c->extra = NULL;
+}
+
+static void free_extras(contact_array *contacts)
+{
+    for (int i = 0; i < contacts->count; ++i)
+        if (contacts->data[i].extra)
+            mem_free(contacts->data[i].extra, sizeof *contacts->data[i].extra);
+}
+
+void contacts_free(cairn_world *world)
+{
+    free_extras(&world->contacts);
+    free_extras(&world->parked);
+    array_free(&world->contacts);
+    array_free(&world->parked);
+}
+
 static int compare_broadphase_pairs(const void *x, const void *y)
 {
     const broadphase_pair *a = x, *b = y;
@@ -123,7 +147,7 @@ static void remove_parked_pairs(cairn_world *world, const broadphase_pair *remov
         contact *c = &world->parked.data[i];
         broadphase_pair key = {c->body_a, c->body_b};
         if (bsearch(&key, removed, (size_t)count, sizeof key, compare_broadphase_pairs))
-            events_contact_gone(world, c);
+            contact_dispose(world, c);
         else
             world->parked.data[kept++] = *c;
     }
@@ -146,7 +170,7 @@ static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int
         if (!gone)
             world->contacts.data[kept++] = *c;
         else
-            events_contact_gone(world, c);
+            contact_dispose(world, c);
     }
     world->contacts.count = kept;
     /* Pairs without a contact (filtered, static) are not found either; the parked list is only
@@ -185,7 +209,7 @@ static void remove_body_from(cairn_world *world, contact_array *contacts, uint32
         if (c->body_a != body_index && c->body_b != body_index)
             contacts->data[kept++] = *c;
         else
-            events_contact_gone(world, c);
+            contact_dispose(world, c);
     }
     contacts->count = kept;
 }
@@ -225,20 +249,57 @@ static bool has_compound(const body *a, const body *b)
            cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND;
 }
 
-/* A pair with a compound: the merged manifold of its child pairs, impulses matched, written to
-   c->manifold (no simplex cache: the contact's one cache cannot serve several child pairs). */
+/* Carries impulses over to a new manifold from the old one facing its way (within the
+   compound merge angle, about 25 degrees), if any. */
+static void match_facing(const contact *c, manifold *m)
+{
+    const manifold *best = NULL;
+    float best_cosine = 0.9f;
+    for (int i = 0; i < contact_manifold_count(c); ++i) {
+        const manifold *old = contact_manifold_const(c, i);
+        float cosine = glms_vec3_dot(old->normal, m->normal);
+        if (old->point_count > 0 && cosine >= best_cosine)
+            best = old, best_cosine = cosine;
+    }
+    if (best)
+        manifold_match(best, m, match_tolerance);
+}
+
+/* The contact's manifolds become next[0, count): the first in place, the others in its extra
+   block, allocated on first need (without memory the pair keeps only its deepest manifold). */
+static void store_manifolds(contact *c, const manifold *next, int count)
+{
+    c->manifold = next[0];
+    if (count == 0)
+        c->manifold.point_count = 0;
+    if (count > 1 && !c->extra && (c->extra = mem_alloc(sizeof *c->extra)) != NULL)
+        c->extra->count = 0;
+    if (c->extra) {
+        int extra = count > 1 ? count - 1 : 0;
+        memcpy(c->extra->manifolds, next + 1, (size_t)extra * sizeof *next);
+        c->extra->count = extra;
+    }
+}
+
+/* A pair with a compound: one manifold per direction its child pairs touch along, impulses
+   matched (no simplex cache: the contact's one cache cannot serve several child pairs). */
 static void compound_narrow_phase(cairn_world *world, contact *c, const body *a, const body *b,
                                   float margin)
 {
     compound_stats stats = {0};
-    manifold next;
-    const vec3s *previous = c->manifold.point_count > 0 ? &c->manifold.normal : NULL;
-    compound_manifold(a->shape, a->transform, b->shape, b->transform, margin, previous, &next,
-                      &stats);
+    manifold next[CONTACT_MAX_MANIFOLDS];
+    vec3s previous[CONTACT_MAX_MANIFOLDS];
+    int previous_count = 0;
+    for (int i = 0; i < contact_manifold_count(c); ++i)
+        if (contact_manifold(c, i)->point_count > 0)
+            previous[previous_count++] = contact_manifold(c, i)->normal;
+    int count = compound_manifolds(a->shape, a->transform, b->shape, b->transform, margin, previous,
+                                   previous_count, next, &stats);
     world->stats.gjk_iterations += (float)stats.gjk_iterations;
     world->stats.epa_calls += stats.epa_calls;
-    manifold_match(&c->manifold, &next, match_tolerance);
-    c->manifold = next;
+    for (int i = 0; i < count; ++i)
+        match_facing(c, &next[i]);
+    store_manifolds(c, next, count);
 }
 
 /* The narrow phase proper: GJK/EPA from the simplex cache, then clipping. */
@@ -314,7 +375,8 @@ void contacts_collide(cairn_world *world, float dt)
         }
         /* Sleeping contacts that are not parked yet keep their manifolds and still count. */
         world->stats.contacts += c->touching;
-        world->stats.points += c->manifold.point_count;
+        for (int m = 0; m < contact_manifold_count(c); ++m)
+            world->stats.points += contact_manifold(c, m)->point_count;
     }
     world->stats.gjk_iterations = queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
     /* Bodies woken by a touch bring their parked contacts (with valid manifolds: nothing moved

@@ -1,11 +1,15 @@
 /* Persistent contacts: one per broadphase pair, its simplex cache, and a manifold of up to four
-   points whose accumulated impulses carry over between steps (warm starting). */
+   points whose accumulated impulses carry over between steps (warm starting); pairs with a
+   compound may have a few more manifolds, one per direction they touch along. */
 #ifndef CAIRN_DYNAMICS_CONTACT_H
 #define CAIRN_DYNAMICS_CONTACT_H
 
 #include <cairn/world.h>
 
-enum { MANIFOLD_MAX_POINTS = 4 };
+enum {
+    MANIFOLD_MAX_POINTS = 4,
+    CONTACT_MAX_MANIFOLDS = 4 /* per body pair: compound pairs touching along several normals */
+};
 
 typedef struct manifold_point {
     vec3s anchor_a, anchor_b; /* contact point relative to each body's centre, world axes */
@@ -36,11 +40,21 @@ typedef struct pair_cache {
     bool valid;
 } pair_cache;
 
+/* A contact's manifolds after its first: an L-shaped compound in the crook of another is pushed
+   along two normals, and one manifold carries one normal. Allocated the first time a pair needs
+   them and kept (count may drop to 0) until the contact goes. */
+typedef struct manifold_extra {
+    manifold manifolds[CONTACT_MAX_MANIFOLDS - 1];
+    vec3s local_normals[CONTACT_MAX_MANIFOLDS - 1]; /* in A's frame, for the pair cache */
+    int count;
+} manifold_extra;
+
 typedef struct contact {
     uint32_t body_a, body_b; /* body indices, a < b */
     cairn_gjk_cache cache;
     pair_cache reuse;
-    manifold manifold;
+    manifold manifold;     /* the first (deepest) manifold */
+    manifold_extra *extra; /* NULL until a compound pair needs more than one */
     float friction, restitution;
     bool touching; /* has manifold points */
     bool was_touching;
@@ -48,6 +62,23 @@ typedef struct contact {
     bool overlapping;  /* sensor pairs: the full shapes overlapped at the last test */
     bool sensor_stale; /* sensor pairs: test at the next step even if both bodies sleep */
 } contact;
+
+/* How many manifolds the contact has: the first, plus the extra ones in use. */
+static inline int contact_manifold_count(const contact *c)
+{
+    return 1 + (c->extra ? c->extra->count : 0);
+}
+
+/* Manifold i of contact_manifold_count: 0 is the first. */
+static inline manifold *contact_manifold(contact *c, int i)
+{
+    return i == 0 ? &c->manifold : &c->extra->manifolds[i - 1];
+}
+
+static inline const manifold *contact_manifold_const(const contact *c, int i)
+{
+    return i == 0 ? &c->manifold : &c->extra->manifolds[i - 1];
+}
 
 /* The order of body pairs (by a, then b): the solver's deterministic contact order. */
 static inline int body_pair_order(uint32_t a0, uint32_t b0, uint32_t a1, uint32_t b1)

@@ -63,7 +63,7 @@ static bool refilter(cairn_world *world)
         if (contact_wanted(world, c->body_a, c->body_b))
             world->contacts.data[kept++] = *c;
         else
-            events_contact_gone(world, c);
+            contact_dispose(world, c);
     }
     world->contacts.count = kept;
     int cursor = 0;

@@ -229,7 +229,7 @@ static void rest_body(solver *s, uint32_t index)
     s->pseudo[index] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
 }
 
-static void prepare_contact(solver *s, solver_contact *sc, contact *c, float warm)
+static void prepare_contact(solver *s, solver_contact *sc, contact *c, manifold *m, float warm)
 {
     cairn_world *w = s->world;
     sc->a = &w->bodies.data[c->body_a];
@@ -242,22 +242,23 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, float war
         rest_body(s, c->body_b);
     sc->va = &s->velocities[c->body_a];
     sc->vb = &s->velocities[c->body_b];
-    vec3s n = c->manifold.normal, t[2];
+    vec3s n = m->normal, t[2];
     tangents(n, &t[0], &t[1]);
     sc->normal = v4_from(n);
     sc->tangent[0] = v4_from(t[0]);
     sc->tangent[1] = v4_from(t[1]);
     sc->friction = c->friction;
     sc->restitution = c->restitution;
-    sc->stored = &c->manifold;
+    sc->stored = m;
     sc->point_count = 0;
     pair_state v = pair_load(sc); /* the velocities at the step start, for restitution */
-    for (int p = 0; p < c->manifold.point_count; ++p)
-        prepare_point(sc, &v, n, &c->manifold.points[p], warm);
-    prepare_friction(sc, &c->manifold, n, t, warm);
+    for (int p = 0; p < m->point_count; ++p)
+        prepare_point(sc, &v, n, &m->points[p], warm);
+    prepare_friction(sc, m, n, t, warm);
 }
 
-/* Touching contacts with something awake to move become solver constraints. */
+/* Each manifold of a touching contact with something awake to move becomes a solver
+   constraint. */
 static int prepare_contacts(solver *s)
 {
     cairn_world *w = s->world;
@@ -271,9 +272,20 @@ static int prepare_contacts(solver *s)
             continue;
         if (a->inverse_mass == 0.0f && b->inverse_mass == 0.0f)
             continue;
-        prepare_contact(s, &s->contacts[count++], c, warm);
+        for (int m = 0; m < contact_manifold_count(c); ++m)
+            if (contact_manifold(c, m)->point_count > 0)
+                prepare_contact(s, &s->contacts[count++], c, contact_manifold(c, m), warm);
     }
     return count;
+}
+
+/* Solver constraints the contacts can need at most: one per manifold. */
+static size_t manifold_total(const cairn_world *world)
+{
+    size_t total = (size_t)world->contacts.count;
+    for (int i = 0; i < world->contacts.count; ++i)
+        total += (size_t)(contact_manifold_count(&world->contacts.data[i]) - 1);
+    return total;
 }
 
 static void warm_start(solver *s)
@@ -534,7 +546,7 @@ void solver_step(cairn_world *world, float dt)
     s.soft = make_soft(fminf(settings->contact_hertz, 0.25f * s.inverse_h),
                        settings->contact_damping_ratio, s.h);
     size_t bodies = (size_t)world->bodies.count + 1;
-    size_t contact_bytes = sizeof(solver_contact) * (size_t)(world->contacts.count + 1);
+    size_t contact_bytes = sizeof(solver_contact) * (manifold_total(world) + 1);
     s.contacts = arena_push(&world->scratch, contact_bytes, "solver contacts");
     s.velocities = arena_push(&world->scratch, sizeof(body_velocity) * bodies, "body velocities");
     velocities_load(world, s.velocities);

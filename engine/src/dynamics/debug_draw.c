@@ -79,23 +79,26 @@ static void draw_frame(const cairn_debug_draw *d, cairn_transform xf, float leng
 
 /* ---- world layers ---- */
 
-/* A manifold point's world position: solver anchors are stored as world points. */
-static void draw_contacts(const cairn_world *w, const cairn_debug_draw *d, uint32_t flags)
+/* A manifold's points and normals (solver anchors are stored as world points). */
+static void draw_manifold(const manifold *m, const cairn_debug_draw *d, uint32_t flags)
 {
-    for (int c = 0; c < w->contacts.count; ++c) {
-        const manifold *m = &w->contacts.data[c].manifold;
-        for (int i = 0; i < m->point_count; ++i) {
-            vec3s p = m->points[i].anchor_a;
-            bool touching = m->points[i].separation <= 0.0f;
-            if (flags & CAIRN_DEBUG_DRAW_CONTACT_POINTS) {
-                draw_point(d, p, touching ? rgba(1, 0.1f, 0.1f, 1) : rgba(1, 0.6f, 0.1f, 1));
-            }
-            if (flags & CAIRN_DEBUG_DRAW_CONTACT_NORMALS) {
-                vec3s tip = glms_vec3_add(p, glms_vec3_scale(m->normal, NORMAL_LENGTH));
-                d->line(d->context, p, tip, rgba(0.2f, 1, 0.3f, 1));
-            }
+    for (int i = 0; i < m->point_count; ++i) {
+        vec3s p = m->points[i].anchor_a;
+        bool touching = m->points[i].separation <= 0.0f;
+        if (flags & CAIRN_DEBUG_DRAW_CONTACT_POINTS)
+            draw_point(d, p, touching ? rgba(1, 0.1f, 0.1f, 1) : rgba(1, 0.6f, 0.1f, 1));
+        if (flags & CAIRN_DEBUG_DRAW_CONTACT_NORMALS) {
+            vec3s tip = glms_vec3_add(p, glms_vec3_scale(m->normal, NORMAL_LENGTH));
+            d->line(d->context, p, tip, rgba(0.2f, 1, 0.3f, 1));
         }
     }
+}
+
+static void draw_contacts(const cairn_world *w, const cairn_debug_draw *d, uint32_t flags)
+{
+    for (int c = 0; c < w->contacts.count; ++c)
+        for (int k = 0; k < contact_manifold_count(&w->contacts.data[c]); ++k)
+            draw_manifold(contact_manifold_const(&w->contacts.data[c], k), d, flags);
 }
 
 static bool live_proxy(const body *b)

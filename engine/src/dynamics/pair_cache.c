@@ -19,6 +19,8 @@ void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float 
 {
     c->reuse = (pair_cache){relative_pose(xa, xb), xform_inverse_vector(xa, c->manifold.normal),
                             margin, true};
+    for (int i = 1; i < contact_manifold_count(c); ++i)
+        c->extra->local_normals[i - 1] = xform_inverse_vector(xa, contact_manifold(c, i)->normal);
 }
 
 pair_cache_limits pair_cache_limits_make(float max_distance, float max_angle)
@@ -34,6 +36,18 @@ static bool pose_close(cairn_transform then, cairn_transform now, pair_cache_lim
     return fabsf(glms_quat_dot(then.rotation, now.rotation)) >= limits.cos_half_angle;
 }
 
+/* The manifold's points at the new poses, from their points on A and B. */
+static void remeasure(manifold *m, vec3s normal, cairn_transform xa, cairn_transform xb)
+{
+    m->normal = normal;
+    for (int i = 0; i < m->point_count; ++i) {
+        manifold_point *p = &m->points[i];
+        vec3s on_a = xform_point(xa, p->local_a), on_b = xform_point(xb, p->local_b);
+        p->separation = glms_vec3_dot(glms_vec3_sub(on_b, on_a), m->normal);
+        p->anchor_a = p->anchor_b = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
+    }
+}
+
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
                       pair_cache_limits limits)
 {
@@ -42,13 +56,9 @@ bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float 
         return false;
     if (!pose_close(c->reuse.relative, relative_pose(xa, xb), limits))
         return false;
-    manifold *m = &c->manifold;
-    m->normal = xform_vector(xa, c->reuse.local_normal);
-    for (int i = 0; i < m->point_count; ++i) {
-        manifold_point *p = &m->points[i];
-        vec3s on_a = xform_point(xa, p->local_a), on_b = xform_point(xb, p->local_b);
-        p->separation = glms_vec3_dot(glms_vec3_sub(on_b, on_a), m->normal);
-        p->anchor_a = p->anchor_b = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
+    for (int i = 0; i < contact_manifold_count(c); ++i) {
+        vec3s local_normal = i == 0 ? c->reuse.local_normal : c->extra->local_normals[i - 1];
+        remeasure(contact_manifold(c, i), xform_vector(xa, local_normal), xa, xb);
     }
     return true;
 }

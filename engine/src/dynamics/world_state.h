@@ -63,6 +63,11 @@ void events_end(cairn_world *world, const contact *c);
 void events_hit(cairn_world *world, const contact *c);
 /* Removes every contact of a body (it is being destroyed). */
 void contacts_remove_body(cairn_world *world, uint32_t body_index);
+/* The end of a contact: the event it owes (events_contact_gone) and its extra manifolds. Every
+   path that drops a contact goes through here. */
+void contact_dispose(cairn_world *world, contact *c);
+/* Frees the contact arrays with what their contacts own (world destroy). */
+void contacts_free(cairn_world *world);
 /* A fresh contact for the pair a < b, materials combined. */
 contact contact_make(const cairn_world *world, uint32_t a, uint32_t b);
 /* Recomputes the combined friction and restitution of every contact of a body. */
