@@ -269,9 +269,10 @@ static void match_facing(const contact *c, manifold *m)
    block, allocated on first need (without memory the pair keeps only its deepest manifold). */
 static void store_manifolds(contact *c, const manifold *next, int count)
 {
-    c->manifold = next[0];
-    if (count == 0)
-        c->manifold.point_count = 0;
+    if (count > 0)
+        c->manifold = next[0];
+    else
+        c->manifold.point_count = 0; /* no points: the old normal stays, nothing reads it */
     if (count > 1 && !c->extra && (c->extra = mem_alloc(sizeof *c->extra)) != NULL)
         c->extra->count = 0;
     if (c->extra) {
