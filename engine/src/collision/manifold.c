@@ -284,19 +284,6 @@ static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal
     return count;
 }
 
-/* Clipped points may be shallower than the query's distance by this much before its witness
-   pair joins them (m). */
-static const float depth_tolerance = 0.001f;
-
-/* The deepest separation among the candidates. */
-static float deepest_separation(const candidate *c, int count)
-{
-    float deepest = FLT_MAX;
-    for (int i = 0; i < count; ++i)
-        deepest = fminf(deepest, c[i].separation);
-    return deepest;
-}
-
 int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, const cairn_query_result *query, float speculative_distance,
                    manifold *out)
@@ -314,12 +301,13 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     if (fa.count >= 2 && fb.count >= 2)
         count =
             clipped_candidates(&fa, &fb, query->normal, speculative_distance, query->distance, c);
-    if (count == 0 || deepest_separation(c, count) > query->distance + depth_tolerance) {
-        /* A point feature, no face facing the normal, clipping left nothing, or clipped the
-           deepest part away: the query's witness pair, whose distance is exact. The reduction
-           keeps the deepest point first. */
-        c[count < FEATURE_MAX ? count++ : count - 1] =
-            (candidate){query->point_a, query->point_b, query->distance};
+    if (count == 0) {
+        /* A point feature, no face facing the normal, or clipping left nothing: the query's
+           witness pair. (Adding it to clipped points whenever they came out shallower than the
+           query, by the rounding of a convex radius, kept a pile of hulls from ever falling
+           asleep: the witness point wanders from step to step.) */
+        c[0] = (candidate){query->point_a, query->point_b, query->distance};
+        count = 1;
     }
     int keep[MANIFOLD_MAX_POINTS];
     int kept = reduce(c, count, query->normal, keep);
