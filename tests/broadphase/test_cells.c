@@ -261,17 +261,23 @@ Test(broadphase_cells, huge_proxies)
     free(w);
 }
 
+/* count dynamic 0.8 m cubes in a 20 m cube, with velocities drawn in [lo, hi]. */
+static void add_falling(cell_world *w, int count, vec3s lo, vec3s hi)
+{
+    for (int i = 0; i < count; i++) {
+        add(w, random_in(w, (vec3s){{0, 0, 0}}, (vec3s){{20, 20, 20}}), (vec3s){{0.4f, 0.4f, 0.4f}},
+            false);
+        w->velocity[w->n - 1] = random_in(w, lo, hi);
+    }
+}
+
 /* Everything falls far out of the grid it was built for: the structure regrids (rebuilds) and
    stays exact meanwhile. */
 Test(broadphase_cells, world_drifting_out_of_its_grid)
 {
     cell_world *w = malloc(sizeof *w);
     start(w, 0xd41f7);
-    for (int i = 0; i < 300; i++) {
-        add(w, random_in(w, (vec3s){{0, 0, 0}}, (vec3s){{20, 20, 20}}), (vec3s){{0.4f, 0.4f, 0.4f}},
-            false);
-        w->velocity[i] = random_in(w, (vec3s){{-0.5f, -11, 9}}, (vec3s){{0.5f, -9, 11}});
-    }
+    add_falling(w, 300, (vec3s){{-0.5f, -11, 9}}, (vec3s){{0.5f, -9, 11}});
     update(w);
     int rebuilds_before = w->rebuilds;
     for (int s = 0; s < 240; s++) {
@@ -329,11 +335,7 @@ Test(broadphase_cells, a_long_rain_sweeps_along_its_fall)
 {
     cell_world *w = malloc(sizeof *w);
     start(w, 0x7a1d);
-    for (int i = 0; i < 500; i++) {
-        add(w, random_in(w, (vec3s){{0, 0, 0}}, (vec3s){{20, 20, 20}}), (vec3s){{0.4f, 0.4f, 0.4f}},
-            false);
-        w->velocity[i] = random_in(w, (vec3s){{-0.5f, -11, -0.5f}}, (vec3s){{0.5f, -9, 0.5f}});
-    }
+    add_falling(w, 500, (vec3s){{-0.5f, -11, -0.5f}}, (vec3s){{0.5f, -9, 0.5f}});
     update(w);
     int rebuilds_before = w->rebuilds;
     for (int s = 0; s < 900; s++) { /* 15 s: the rain spreads over 50 m of height */

@@ -233,6 +233,25 @@ static cairn_aabb shifted(cairn_aabb b, float dx)
     return b;
 }
 
+/* A static appearing at exactly this box, as body *n (counted); returns its body index. */
+static uint32_t add_static(broadphase *bp, oracle_body *bodies, int *n, cairn_aabb b)
+{
+    uint32_t body = (uint32_t)*n;
+    bodies[*n] =
+        (oracle_body){broadphase_create_proxy(bp, b, body, 1, ~0u, true), body, 1, ~0u, true};
+    cr_assert(broadphase_set_fat_aabb(bp, bodies[*n].proxy, b));
+    ++*n;
+    return body;
+}
+
+/* Moves the mover's fat AABB to exactly b and updates; returns the static-tree queries made. */
+static int move_to(broadphase *bp, const oracle_body *mover, cairn_aabb b)
+{
+    cr_assert(broadphase_set_fat_aabb(bp, mover->proxy, b));
+    update(bp);
+    return bp->last_static_queries;
+}
+
 Test(broadphase_statics, a_mover_inside_its_reach_skips_the_tree_and_meets_every_static)
 {
     static oracle_body bodies[STATICS + SLEEPERS + 2];
@@ -242,39 +261,27 @@ Test(broadphase_statics, a_mover_inside_its_reach_skips_the_tree_and_meets_every
     int n = STATICS + SLEEPERS + 1;
     /* statics i sit at [i, i + 0.5] on x */
     cairn_aabb at = box(1000.25f, 0, 0, 1000.75f, 1, 1);
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, at));
-    update(&bp);
-    cr_assert_eq(bp.last_static_queries, 1);
+    cr_assert_eq(move_to(&bp, &bodies[mover], at), 1);
     float growth = reach_growth_of(at); /* 0.42 */
     cr_assert(growth > 0.4f && growth < 0.45f);
     /* 0.4 along x: leaves static 1000, meets static 1001, without a query */
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, shifted(at, 0.4f)));
-    update(&bp);
-    cr_assert_eq(bp.last_static_queries, 0);
+    cr_assert_eq(move_to(&bp, &bodies[mover], shifted(at, 0.4f)), 0);
     cr_assert(broadphase_pair_exists(&bp, 1001, (uint32_t)mover));
     cr_assert(!broadphase_pair_exists(&bp, 1000, (uint32_t)mover));
     check_brute_force(&bp, bodies, n);
     /* a static appearing inside the reach but apart from the fat AABB: no pair yet... */
-    cairn_aabb fresh = box(1000.3f, 1.05f, 0, 1000.7f, 1.3f, 1);
-    bodies[n] = (oracle_body){broadphase_create_proxy(&bp, fresh, (uint32_t)n, 1, ~0u, true),
-                              (uint32_t)n, 1, ~0u, true};
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[n].proxy, fresh));
-    n++;
+    uint32_t fresh = add_static(&bp, bodies, &n, box(1000.3f, 1.05f, 0, 1000.7f, 1.3f, 1));
     update(&bp);
-    cr_assert(!broadphase_pair_exists(&bp, (uint32_t)n - 1, (uint32_t)mover));
+    cr_assert(!broadphase_pair_exists(&bp, fresh, (uint32_t)mover));
     check_brute_force(&bp, bodies, n);
     /* ...until the mover reaches it, still without a query: its record came with the static */
     cairn_aabb up = shifted(at, 0.1f);
     up.max.y += 0.1f;
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, up));
-    update(&bp);
-    cr_assert_eq(bp.last_static_queries, 0);
-    cr_assert(broadphase_pair_exists(&bp, (uint32_t)n - 1, (uint32_t)mover));
+    cr_assert_eq(move_to(&bp, &bodies[mover], up), 0);
+    cr_assert(broadphase_pair_exists(&bp, fresh, (uint32_t)mover));
     check_brute_force(&bp, bodies, n);
     /* a face beyond the reach: a new query */
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, shifted(at, 2 * growth)));
-    update(&bp);
-    cr_assert_eq(bp.last_static_queries, 1);
+    cr_assert_eq(move_to(&bp, &bodies[mover], shifted(at, 2 * growth)), 1);
     check_brute_force(&bp, bodies, n);
     broadphase_destroy(&bp);
 }
@@ -288,27 +295,16 @@ Test(broadphase_statics, a_shrinking_mover_renews_its_reach)
     int mover;
     build_row(&bp, bodies, &mover);
     int n = STATICS + SLEEPERS + 1;
-    cairn_aabb fast = box(500.6f, 0, 0, 503.9f, 1, 1);
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, fast));
-    update(&bp);
-    cr_assert_eq(bp.last_static_queries, 1);
-    cairn_aabb slow = box(503.6f, 0, 0, 503.9f, 1, 1);
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[mover].proxy, slow));
-    update(&bp);
-    cr_expect_eq(bp.last_static_queries, 1, "the min face moved 3 m: beyond twice the growth");
+    cr_assert_eq(move_to(&bp, &bodies[mover], box(500.6f, 0, 0, 503.9f, 1, 1)), 1);
+    cr_expect_eq(move_to(&bp, &bodies[mover], box(503.6f, 0, 0, 503.9f, 1, 1)), 1,
+                 "the min face moved 3 m: beyond twice the growth");
     check_brute_force(&bp, bodies, n);
     /* a static near the far end of the old reach, out of the short box's search... */
-    cairn_aabb far = box(500.0f, 1.05f, 0, 500.3f, 1.2f, 1);
-    bodies[n] = (oracle_body){broadphase_create_proxy(&bp, far, (uint32_t)n, 1, ~0u, true),
-                              (uint32_t)n, 1, ~0u, true};
-    cr_assert(broadphase_set_fat_aabb(&bp, bodies[n].proxy, far));
-    n++;
+    uint32_t far = add_static(&bp, bodies, &n, box(500.0f, 1.05f, 0, 500.3f, 1.2f, 1));
     update(&bp);
     /* ...is met when the mover gets there */
-    cr_assert(
-        broadphase_set_fat_aabb(&bp, bodies[mover].proxy, box(500.0f, 0, 0, 500.3f, 1.1f, 1)));
-    update(&bp);
-    cr_assert(broadphase_pair_exists(&bp, (uint32_t)n - 1, (uint32_t)mover));
+    move_to(&bp, &bodies[mover], box(500.0f, 0, 0, 500.3f, 1.1f, 1));
+    cr_assert(broadphase_pair_exists(&bp, far, (uint32_t)mover));
     check_brute_force(&bp, bodies, n);
     broadphase_destroy(&bp);
 }
