@@ -323,7 +323,7 @@ int main(int argc, char **argv)
             printf("\n");
             if (k == 0)
                 first = r.ms;
-            else if (k == 2)
+            else if (k == 2 && first > 0) /* both ends ran */
                 printf("%-14s growth 1k -> 100k: %.1fx for 100x the bodies\n", "", r.ms / first);
             fflush(stdout);
         }
