@@ -4,6 +4,10 @@
    touching both walls; a ray cast hits a compound's child. */
 #include "scene_helpers.h"
 
+#include "dynamics/contact.h"
+
+#include <stdlib.h>
+
 /* Two boxes of half extents (0.5, 0.25, 0.5) side by side along x: a 2 x 0.5 x 1 m slab whose
    origin sits 0.25 m above its bottom face. */
 static cairn_shape *slab(void)
@@ -150,6 +154,41 @@ Test(compound_rest, ball_rests_in_a_v_trough_on_both_walls)
     cr_expect(fastest < 0.01, "still moving at %g m/s", fastest);
     cr_expect(!cairn_body_is_awake(world, ball), "a resting ball should fall asleep");
     cairn_world_destroy(world);
+}
+
+/* An allocator that refuses the extra manifolds of compound contacts and nothing else. */
+static int refused;
+
+static void *refuse_extra_manifolds(size_t size, void *user)
+{
+    (void)user;
+    if (size == sizeof(manifold_extra)) {
+        ++refused;
+        return NULL;
+    }
+    return aligned_alloc(16, (size + 15) / 16 * 16);
+}
+
+static void release(void *memory, size_t size, void *user)
+{
+    (void)size, (void)user;
+    free(memory);
+}
+
+Test(compound_rest, without_memory_for_more_manifolds_a_pair_keeps_its_deepest)
+{
+    cr_assert(cairn_set_allocator(&(cairn_allocator){refuse_extra_manifolds, release, NULL}));
+    cairn_world *world = scene_default_world();
+    scene_body(world, trough(), CAIRN_STATIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.6f, 0.0f);
+    cairn_body_id ball = scene_sphere(world, v3(0.05f, 1.0f, 0), 0.25f, 1000.0f, 0.6f, 0.0f);
+    for (int i = 0; i < 120; ++i)
+        cairn_world_step(world, SCENE_DT);
+    cr_expect_gt(refused, 0, "the trough pair never asked for a second manifold");
+    vec3s p = scene_position(world, ball);
+    cr_expect(p.y > 0.2f && p.y < 0.5f, "the ball still rests in the trough (y %g)", (double)p.y);
+    cairn_world_destroy(world);
+    cr_expect_eq(cairn_allocated_bytes(), 0);
+    cr_assert(cairn_set_allocator(NULL));
 }
 
 /* An L-shaped block: a floor arm 0.9 x 0.2 x 0.3 m and a wall arm 0.2 x 0.6 x 0.3 m. */
