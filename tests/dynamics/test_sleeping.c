@@ -147,3 +147,26 @@ Test(sleeping, forces_on_a_disabled_body_are_ignored)
     cr_expect_float_eq(cairn_body_angular_velocity(world, box).y, 0.0f, 1e-7f);
     cairn_world_destroy(world);
 }
+
+Test(sleeping, waking_one_box_wakes_its_whole_island_and_no_other)
+{
+    /* two sleeping stacks of 30: waking the bottom box of one wakes all 30 of it (the island,
+       found breadth first over the parked contacts), and none of the other */
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    enum { N = 30 };
+    cairn_body_id left[N], right[N];
+    scene_stack(world, -3, 0, N, true, left);
+    scene_stack(world, 3, 0, N, true, right);
+    step_until_asleep(world, 600);
+    cr_assert(cairn_body_set_awake(world, left[0], true));
+    for (int i = 0; i < N; ++i) {
+        cr_expect(cairn_body_is_awake(world, left[i]), "box %d of the woken stack sleeps", i);
+        cr_expect(!cairn_body_is_awake(world, right[i]), "box %d of the other stack woke", i);
+    }
+    /* and putting the top box to sleep puts the whole island back */
+    cr_assert(cairn_body_set_awake(world, left[N - 1], false));
+    for (int i = 0; i < N; ++i)
+        cr_expect(!cairn_body_is_awake(world, left[i]), "box %d stayed awake", i);
+    cairn_world_destroy(world);
+}
