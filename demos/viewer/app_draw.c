@@ -4,6 +4,7 @@
 
 #include "tuning.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,15 +114,35 @@ static void help_text(const app *a, char *out, size_t capacity)
     }
 }
 
-static void tuning_panel(app *a, int *bottom_offset)
+static void tuning_text(app *a, char *text, size_t size)
 {
-    char text[600], note[64];
+    char note[64];
     const char *settings = a->opt.settings_path ? strrchr(a->opt.settings_path, '/') : NULL;
     snprintf(note, sizeof note, "%s",
              settings ? settings + 1
                       : (a->opt.settings_path ? a->opt.settings_path : "from the scene"));
-    tuning_format(&a->scene.def.solver, note, text, sizeof text);
-    *bottom_offset += overlay_text(a->overlay, OVERLAY_BOTTOM_LEFT, *bottom_offset, text);
+    tuning_format(&a->scene.def.solver, note, text, size);
+}
+
+/* The tuning panel at the bottom left and the stage graph at the bottom right, or above the
+   panel when the window is too narrow for both side by side, or left out when there is no room
+   for it below the stats panel (which ends at top_used pixels). */
+static void bottom_panels(app *a, int width, int height, int top_used)
+{
+    char text[600];
+    tuning_text(a, text, sizeof text);
+    float panel_width, panel_height;
+    overlay_text_size(text, &panel_width, &panel_height);
+    overlay_text(a->overlay, OVERLAY_BOTTOM_LEFT, 0, text);
+    const float margin = 8.0f, legend = 40.0f; /* the graph's labels sit above it */
+    float x = (float)width - GRAPH_WIDTH - margin, y = (float)height - GRAPH_HEIGHT - margin;
+    if (x < margin + panel_width + margin) { /* side by side they would overlap: stack */
+        x = margin;
+        y = (float)height - margin - panel_height - margin - GRAPH_HEIGHT;
+    }
+    float graph_width = fminf(GRAPH_WIDTH, (float)width - 2.0f * margin);
+    if (y - legend >= (float)top_used && graph_width > 0.0f)
+        stats_graph_draw(&a->graph, a->overlay, x, y, graph_width, GRAPH_HEIGHT);
 }
 
 void app_draw_overlay(app *a, int width, int height)
@@ -149,11 +170,7 @@ void app_draw_overlay(app *a, int width, int height)
                           sizeof text);
         overlay_text(a->overlay, OVERLAY_TOP_RIGHT, 0, text);
     }
-    if (panels) {
-        int bottom = 0;
-        tuning_panel(a, &bottom);
-        float x = (float)width - GRAPH_WIDTH - 8.0f, y = (float)height - GRAPH_HEIGHT - 8.0f;
-        stats_graph_draw(&a->graph, a->overlay, x, y, GRAPH_WIDTH, GRAPH_HEIGHT);
-    }
+    if (panels)
+        bottom_panels(a, width, height, top);
     overlay_end(a->overlay);
 }

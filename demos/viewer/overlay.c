@@ -105,13 +105,20 @@ void overlay_label(overlay *o, float x, float y, const char *text, const unsigne
     add_text(o, x, y, text, colour);
 }
 
+void overlay_text_size(const char *text, float *width, float *height)
+{
+    int w, h;
+    easy_font_size(text, &w, &h);
+    *width = SCALE * ((float)w + 2.0f * PADDING);
+    *height = SCALE * ((float)h + 2.0f * PADDING - 2.0f);
+}
+
 int overlay_text(overlay *o, overlay_corner corner, int offset_y, const char *text)
 {
     static const unsigned char panel_colour[4] = {16, 20, 26, 150};
     static const unsigned char text_colour[4] = {240, 240, 235, 255};
-    int w, h;
-    easy_font_size(text, &w, &h);
-    float pw = SCALE * ((float)w + 2.0f * PADDING), ph = SCALE * ((float)h + 2.0f * PADDING - 2.0f);
+    float pw, ph;
+    overlay_text_size(text, &pw, &ph);
     bool right = corner == OVERLAY_TOP_RIGHT || corner == OVERLAY_BOTTOM_RIGHT;
     bool bottom = corner == OVERLAY_BOTTOM_LEFT || corner == OVERLAY_BOTTOM_RIGHT;
     float x = right ? (float)o->width - MARGIN - pw : MARGIN;

@@ -21,6 +21,8 @@ void overlay_begin(overlay *o, int width, int height);
 /* A panel with text (may contain '\n', at most ~1000 characters) at a corner, pushed inwards by
    offset_y pixels; returns the panel's height in pixels. */
 int overlay_text(overlay *o, overlay_corner corner, int offset_y, const char *text);
+/* The size in pixels of the panel overlay_text would draw for this text (margin excluded). */
+void overlay_text_size(const char *text, float *width, float *height);
 /* A filled rectangle in pixels; colour is RGBA 0..255. */
 void overlay_rect(overlay *o, float x0, float y0, float x1, float y1,
                   const unsigned char colour[4]);
