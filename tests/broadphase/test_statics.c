@@ -224,7 +224,9 @@ Test(broadphase_statics, ray_query_allocates_nothing_for_a_normal_ray)
 static float reach_growth_of(cairn_aabb fat)
 {
     vec3s side = glms_vec3_sub(fat.max, fat.min);
-    return fmaxf(BROADPHASE_STATIC_REACH * (side.x + side.y + side.z) / 3, 2 * BROADPHASE_MARGIN);
+    return fminf(
+        fmaxf(BROADPHASE_STATIC_REACH * (side.x + side.y + side.z) / 3, 2 * BROADPHASE_MARGIN),
+        BROADPHASE_STATIC_REACH_MAX);
 }
 
 static cairn_aabb shifted(cairn_aabb b, float dx)
@@ -304,6 +306,33 @@ Test(broadphase_statics, a_shrinking_mover_renews_its_reach)
     update(&bp);
     /* ...is met when the mover gets there */
     move_to(&bp, &bodies[mover], box(500.0f, 0, 0, 500.3f, 1.1f, 1));
+    cr_assert(broadphase_pair_exists(&bp, far, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    broadphase_destroy(&bp);
+}
+
+Test(broadphase_statics, a_huge_mover_reaches_only_so_far)
+{
+    /* a 60 m long mover: its reach grows by the cap, not by half its side, so a new static's
+       search for the reaches it enters stays local; statics beyond the cap are still found */
+    static oracle_body bodies[STATICS + SLEEPERS + 3];
+    broadphase bp;
+    int mover;
+    build_row(&bp, bodies, &mover);
+    int n = STATICS + SLEEPERS + 1;
+    cairn_aabb huge = box(100.25f, 2, 0, 160.75f, 3, 1);
+    cr_assert_eq(move_to(&bp, &bodies[mover], huge), 1);
+    cr_assert_leq(bp.reach_growth_max, BROADPHASE_STATIC_REACH_MAX);
+    uint32_t near = add_static(&bp, bodies, &n, box(130, 3.5f, 0, 131, 4, 1));
+    uint32_t far = add_static(&bp, bodies, &n, box(130, 5.5f, 0, 131, 6, 1));
+    update(&bp);
+    cairn_aabb up = huge;
+    up.max.y += 0.9f;
+    cr_assert_eq(move_to(&bp, &bodies[mover], up), 0, "0.9 m is within the reach");
+    cr_assert(broadphase_pair_exists(&bp, near, (uint32_t)mover));
+    check_brute_force(&bp, bodies, n);
+    up.max.y += 2.5f;
+    cr_assert_eq(move_to(&bp, &bodies[mover], up), 1, "3.4 m is not");
     cr_assert(broadphase_pair_exists(&bp, far, (uint32_t)mover));
     check_brute_force(&bp, bodies, n);
     broadphase_destroy(&bp);

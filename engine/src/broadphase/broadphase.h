@@ -15,6 +15,9 @@
    by this fraction of the fat AABB's mean side, its reach. Later moves skip the query while no
    face of the fat AABB has moved farther than that growth from where it was at the query. */
 #define BROADPHASE_STATIC_REACH 0.5f
+/* ... at most this much (metres): a new static searches the cells around it this far (times
+   2.5), and one huge dynamic proxy must not make every such search span the world. */
+#define BROADPHASE_STATIC_REACH_MAX 1.0f
 
 /* Overlap convention: closed intervals. Two fat AABBs overlap when
    a.min <= b.max && b.min <= a.max on all three axes, so boxes that exactly touch (a shared

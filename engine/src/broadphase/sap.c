@@ -78,7 +78,8 @@ static void pair_with_statics(broadphase *bp, uint32_t p, bool queue, bool fresh
     float side = (proxy->max[0] - proxy->min[0] + proxy->max[1] - proxy->min[1] + proxy->max[2] -
                   proxy->min[2]) /
                  3;
-    float growth = fmaxf(BROADPHASE_STATIC_REACH * side, 2 * BROADPHASE_MARGIN);
+    float growth = fminf(fmaxf(BROADPHASE_STATIC_REACH * side, 2 * BROADPHASE_MARGIN),
+                         BROADPHASE_STATIC_REACH_MAX);
     proxy->reach_growth = growth;
     bp->reach_growth_max = fmaxf(bp->reach_growth_max, growth);
     for (int a = 0; a < 3; a++) {
