@@ -76,6 +76,8 @@ void stats_graph_draw(const stats_graph *g, overlay *o, float x, float y, float 
     float lx = x + 4.0f;
     for (int s = 0; s < GRAPH_STAGES; ++s) {
         overlay_label(o, lx, y - 22.0f, stage_name[s], stage_colour[s]);
-        lx += 16.0f * 5.0f; /* room for six characters of the overlay font */
+        float w, h;
+        overlay_text_size(stage_name[s], &w, &h); /* a panel's size: the text plus 16 px */
+        lx += w - 16.0f + 12.0f;
     }
 }
