@@ -1,5 +1,5 @@
 /* Incremental sweep-and-prune, orchestrated: pending creates, destroys and moves applied to the
-   grid of cells (cells.c), statics to their tree (static_tree.c), full rebuilds for batches and
+   grid of cells (cells.c), statics to their tree (static_tree.c), regrids for batches and
    teleports, then publishing. */
 #include "broadphase/internal.h"
 #include "core/alloc.h"
@@ -18,14 +18,17 @@
      are checked when publishing, and moved proxies re-queue their record partners.
    - Statics are not in the cells (static_tree.c): moving bodies would otherwise swap past every
      resting static, so a mostly static world would cost O(statics crossed) per update. A
-     dynamic-static pair is found by a tree query when the dynamic proxy moves or is created,
-     and when a static is created or moved, by a query of the sorted dynamics.
-   - Creates go in at the next update: a few by entering their cells, many by a rebuild (sort
+     dynamic proxy finds its statics by a tree query with its reach (its fat AABB grown), and
+     its moves skip the query while the reach still holds the fat AABB; a static that is
+     created or moved finds the reaches it enters by a query of the sorted dynamics.
+   - Creates go in at the next update: a few by entering their cells, many by a regrid (sort
      each cell once, then one sweep each), which is the batch insert. Many proxies changing
-     cells at once (teleports) also rebuild, and so do proxies drifting out of the grid. */
+     cells at once (teleports) also regrid, and so do proxies drifting out of the grid and a
+     grid that no longer fits. A regrid leaves the statics alone; only the first update (and
+     recovery from running out of memory) rebuilds everything. */
 
 enum {
-    REBUILD_CREATES = 32,   /* more pending creates than this: rebuild rather than insert */
+    REBUILD_CREATES = 32,   /* more pending creates than this: regrid rather than insert */
     FIRST_AXIS_CHECK = 16,  /* updates after a rebuild until the first check of the grid's fit */
     AXIS_CHECK_PERIOD = 256 /* updates between checks of the grid's fit */
 };
