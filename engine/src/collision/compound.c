@@ -1,5 +1,6 @@
-/* Compound shapes in the collision queries: ray casts, overlap tests and the merged contact
-   manifold, each run over the convex children with their bounds as a prefilter. */
+/* Compound shapes in the collision queries: ray casts, overlap tests and the contact manifolds
+   (one per direction the child pairs touch along), each run over the convex children with their
+   bounds as a prefilter. */
 #include "collision/compound.h"
 
 #include "collision/raycast.h"
@@ -7,9 +8,6 @@
 #include "geometry/shape.h"
 
 #include <math.h>
-
-/* Child pairs whose normals are within acos(0.9) ~ 25 degrees share a manifold. */
-static const float merge_cosine = 0.9f;
 
 /* A manifold whose deepest child pair is within 5 mm of one facing one of last step's normals
    (within about 8 degrees) keeps that normal. */
@@ -112,7 +110,7 @@ static int cluster_reduce(const cluster *k, manifold_point *out)
     int count = 0;
     for (int i = 0; i < k->count; ++i) {
         float cosine = glms_vec3_dot(k->points[i].normal, k->normal);
-        if (cosine < merge_cosine)
+        if (cosine < COMPOUND_MERGE_COSINE)
             continue;
         agree[count] = k->points[i].point;
         agree[count].separation *= cosine;
@@ -129,7 +127,7 @@ static cluster *cluster_for(cluster_set *set, vec3s normal)
     float best = -2.0f;
     for (int i = 0; i < set->count; ++i) {
         float cosine = glms_vec3_dot(set->clusters[i].normal, normal);
-        if (cosine >= merge_cosine)
+        if (cosine >= COMPOUND_MERGE_COSINE)
             return &set->clusters[i];
         if (cosine > best)
             best = cosine, closest = i;

@@ -5,6 +5,10 @@
 
 #include "dynamics/contact.h"
 
+/* Child pairs whose normals are within acos(0.9) ~ 25 degrees share a manifold; a new manifold
+   inherits impulses from an old one facing its way within the same angle. */
+#define COMPOUND_MERGE_COSINE 0.9f
+
 /* One convex piece of a shape: the shape itself, or a compound's child, placed in the world. */
 typedef struct shape_part {
     const cairn_shape *shape;

@@ -254,7 +254,7 @@ static bool has_compound(const body *a, const body *b)
 static void match_facing(const contact *c, manifold *m)
 {
     const manifold *best = NULL;
-    float best_cosine = 0.9f;
+    float best_cosine = COMPOUND_MERGE_COSINE;
     for (int i = 0; i < contact_manifold_count(c); ++i) {
         const manifold *old = contact_manifold_const(c, i);
         float cosine = glms_vec3_dot(old->normal, m->normal);
