@@ -125,6 +125,27 @@ typedef struct cairn_contact_events {
 /* The last step's contact events (empty arrays for a NULL world). */
 CAIRN_API cairn_contact_events cairn_world_contact_events(const cairn_world *world);
 
+/* One contact manifold of a body, as the body sees it: the body it touches, the normal pointing
+   from the body towards that one, and up to four points, measured at the start of the last
+   step (its narrow phase). */
+typedef struct cairn_contact_data {
+    cairn_body_id other;
+    vec3s normal;           /* unit, world, from the body towards other */
+    int point_count;        /* 1 to 4 */
+    vec3s points[4];        /* world, midway between the two surfaces */
+    float separations[4];   /* m; < 0 when penetrating, > 0 for a speculative point */
+    float normal_forces[4]; /* N, >= 0: the push the solver applied in the last substep */
+} cairn_contact_data;
+/* The manifolds of the body's touching contacts after the last step (sleeping ones included,
+   sensors never): writes the first min(total, capacity) to out (NULL allowed when capacity is
+   0) and returns the total. A pair with a compound may give several, one per direction it
+   touches along. The sum of normal_forces over a resting body's contacts balances its weight.
+   Walks every contact of the world: meant for a few bodies a frame (is the player grounded?).
+   -1 and an error for a NULL world, a stale id, a negative capacity or NULL out with
+   capacity > 0. */
+CAIRN_API int cairn_body_contacts(const cairn_world *world, cairn_body_id body,
+                                  cairn_contact_data *out, int capacity);
+
 /* What the last step did, for overlays and tuning; times in milliseconds. */
 typedef struct cairn_step_stats {
     float broadphase_ms, narrowphase_ms, solver_ms, islands_ms, total_ms; /* per stage, ms */

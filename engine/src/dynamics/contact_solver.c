@@ -541,6 +541,7 @@ void solver_step(cairn_world *world, float dt)
     const cairn_solver_settings *settings = &world->def.solver;
     solver s = {.world = world};
     s.h = dt / (float)settings->substeps;
+    world->last_substep = s.h;
     s.inverse_h = 1.0f / s.h;
     /* Stiffer than a quarter of the substep rate is not stable. */
     s.soft = make_soft(fminf(settings->contact_hertz, 0.25f * s.inverse_h),

@@ -3,11 +3,6 @@
 
 #include <float.h>
 
-static cairn_body_id id_of(const cairn_world *world, uint32_t index)
-{
-    return (cairn_body_id){index, world->bodies.data[index].generation};
-}
-
 void events_clear(cairn_world *world)
 {
     array_clear(&world->events.begins);
@@ -29,13 +24,13 @@ void events_free(cairn_world *world)
 /* Events are best effort under memory exhaustion: a failed push drops the event. */
 void events_begin(cairn_world *world, const contact *c)
 {
-    cairn_contact_begin_event e = {id_of(world, c->body_a), id_of(world, c->body_b)};
+    cairn_contact_begin_event e = {body_id_at(world, c->body_a), body_id_at(world, c->body_b)};
     (void)array_push(&world->events.begins, e);
 }
 
 void events_end(cairn_world *world, const contact *c)
 {
-    cairn_contact_end_event e = {id_of(world, c->body_a), id_of(world, c->body_b)};
+    cairn_contact_end_event e = {body_id_at(world, c->body_a), body_id_at(world, c->body_b)};
     (void)array_push(&world->events.ends, e);
 }
 
@@ -45,7 +40,7 @@ static cairn_sensor_event sensor_event(const cairn_world *world, const contact *
     bool a_is_sensor = world->bodies.data[c->body_a].is_sensor;
     uint32_t sensor = a_is_sensor ? c->body_a : c->body_b;
     uint32_t visitor = a_is_sensor ? c->body_b : c->body_a;
-    return (cairn_sensor_event){id_of(world, sensor), id_of(world, visitor)};
+    return (cairn_sensor_event){body_id_at(world, sensor), body_id_at(world, visitor)};
 }
 
 void events_sensor_begin(cairn_world *world, const contact *c)
@@ -83,8 +78,8 @@ void events_hit(cairn_world *world, const contact *c)
     }
     if (fastest <= world->def.hit_event_threshold)
         return;
-    cairn_contact_hit_event e = {id_of(world, c->body_a), id_of(world, c->body_b), where, m->normal,
-                                 fastest};
+    cairn_contact_hit_event e = {body_id_at(world, c->body_a), body_id_at(world, c->body_b), where,
+                                 m->normal, fastest};
     (void)array_push(&world->events.hits, e);
 }
 

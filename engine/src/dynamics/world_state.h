@@ -33,12 +33,19 @@ struct cairn_world {
     arena scratch;          /* per-step memory, empty between steps */
     event_arrays events;    /* cleared when a step starts */
     cairn_step_stats stats;
+    float last_substep; /* s: the last step's substep, the time its stored impulses acted over */
     cairn_pair_filter_fn *pair_filter; /* NULL when none */
     void *pair_filter_context;
 };
 
 /* The body behind an id, or NULL (and an error naming the function) when stale or null. */
 body *world_body(const cairn_world *world, cairn_body_id id, const char *function);
+
+/* The id of the live body at this index. */
+static inline cairn_body_id body_id_at(const cairn_world *world, uint32_t index)
+{
+    return (cairn_body_id){index, world->bodies.data[index].generation};
+}
 
 /* Contacts: follow the broadphase's added/removed pairs, then run the narrow phase. */
 bool contacts_update_pairs(cairn_world *world);
