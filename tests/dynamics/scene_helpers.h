@@ -94,6 +94,24 @@ static inline cairn_body_id scene_sphere(cairn_world *world, vec3s position, flo
                       friction, restitution);
 }
 
+/* A V-shaped trough as one compound: two walls tilted 45 degrees either way, meeting along the z
+   axis at y = 0 (each wall a 2 m x 0.2 m x 2 m box whose inner face passes through the axis).
+   A ball of radius r rests in it with its centre r sqrt(2) up, touching both walls. */
+static inline cairn_shape *scene_v_trough(void)
+{
+    cairn_shape *wall = cairn_shape_box(v3(1.0f, 0.1f, 1.0f), 0.0f);
+    const cairn_shape *children[2] = {wall, wall};
+    /* centre = half the length up the wall from the axis, then half the thickness outward */
+    float s = sqrtf(0.5f), along = 1.0f, out = 0.1f;
+    cairn_transform xfs[2] = {
+        {v3(-s * along - s * out, s * along - s * out, 0), glms_quatv(-GLM_PI_4f, v3(0, 0, 1))},
+        {v3(s * along + s * out, s * along - s * out, 0), glms_quatv(GLM_PI_4f, v3(0, 0, 1))}};
+    cairn_shape *compound = cairn_shape_compound(children, xfs, 2);
+    cr_assert_not_null(compound, "%s", cairn_last_error());
+    cairn_shape_release(wall);
+    return compound;
+}
+
 /* A vertical stack of count unit boxes (side 1 m) standing on y = 0, touching, at (x, z).
    ids receives count ids, bottom first. */
 static inline void scene_stack(cairn_world *world, float x, float z, int count, bool allow_sleep,

@@ -4,7 +4,7 @@
    touching both walls; a ray cast hits a compound's child. */
 #include "scene_helpers.h"
 
-#include "dynamics/contact.h"
+#include "collision/compound.h"
 
 #include <stdlib.h>
 
@@ -110,29 +110,12 @@ Test(compound_rest, slab_stacks_on_a_slab)
     cairn_world_destroy(world);
 }
 
-/* A static trough: two walls tilted 45 degrees either way, meeting along the z axis at y = 0 (each
-   wall a 2 m x 0.2 m x 2 m box whose inner face passes through the axis). */
-static cairn_shape *trough(void)
-{
-    cairn_shape *wall = cairn_shape_box(v3(1.0f, 0.1f, 1.0f), 0.0f);
-    const cairn_shape *children[2] = {wall, wall};
-    /* centre = half the length up the wall from the axis, then half the thickness outward */
-    float s = sqrtf(0.5f), along = 1.0f, out = 0.1f;
-    cairn_transform xfs[2] = {
-        {v3(-s * along - s * out, s * along - s * out, 0), glms_quatv(-GLM_PI_4f, v3(0, 0, 1))},
-        {v3(s * along + s * out, s * along - s * out, 0), glms_quatv(GLM_PI_4f, v3(0, 0, 1))}};
-    cairn_shape *compound = cairn_shape_compound(children, xfs, 2);
-    cr_assert_not_null(compound, "%s", cairn_last_error());
-    cairn_shape_release(wall);
-    return compound;
-}
-
 Test(compound_rest, ball_rests_in_a_v_trough_on_both_walls)
 {
     /* Each wall pushes along its own normal: the ball sits with its centre r * sqrt(2) above
        the bottom line, still, and falls asleep. */
     cairn_world *world = scene_default_world();
-    scene_body(world, trough(), CAIRN_STATIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.6f, 0.0f);
+    scene_body(world, scene_v_trough(), CAIRN_STATIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.6f, 0.0f);
     float r = 0.25f;
     cairn_body_id ball = scene_sphere(world, v3(0.05f, 1.0f, 0), r, 1000.0f, 0.6f, 0.0f);
     double lowest = INFINITY, fastest = 0;
@@ -179,7 +162,7 @@ Test(compound_rest, without_memory_for_more_manifolds_a_pair_keeps_its_deepest)
 {
     cr_assert(cairn_set_allocator(&(cairn_allocator){refuse_extra_manifolds, release, NULL}));
     cairn_world *world = scene_default_world();
-    scene_body(world, trough(), CAIRN_STATIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.6f, 0.0f);
+    scene_body(world, scene_v_trough(), CAIRN_STATIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.6f, 0.0f);
     cairn_body_id ball = scene_sphere(world, v3(0.05f, 1.0f, 0), 0.25f, 1000.0f, 0.6f, 0.0f);
     for (int i = 0; i < 120; ++i)
         cairn_world_step(world, SCENE_DT);
@@ -204,6 +187,20 @@ static cairn_shape *l_block(void)
     return compound;
 }
 
+/* How deep any child of shape at xa overlaps any child at xb (m, >= 0). */
+static double deepest_child_pair(const cairn_shape *shape, cairn_transform xa, cairn_transform xb)
+{
+    double deepest = 0;
+    for (int a = 0; a < shape_part_count(shape); ++a)
+        for (int b = 0; b < shape_part_count(shape); ++b) {
+            shape_part pa = shape_part_at(shape, xa, a), pb = shape_part_at(shape, xb, b);
+            cairn_query_result q;
+            if (cairn_collide(pa.shape, pa.xf, pb.shape, pb.xf, NULL, &q))
+                deepest = fmax(deepest, -(double)q.distance);
+        }
+    return deepest;
+}
+
 /* The deepest overlap between any two children of two different bodies (m, >= 0). */
 static double deepest_child_overlap(const cairn_world *world, const cairn_body_id *ids, int n,
                                     const cairn_shape *shape)
@@ -211,23 +208,8 @@ static double deepest_child_overlap(const cairn_world *world, const cairn_body_i
     double deepest = 0;
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
-            for (int a = 0; a < 2; ++a)
-                for (int b = 0; b < 2; ++b) {
-                    cairn_transform ta, tb;
-                    const cairn_shape *ca = cairn_compound_child(shape, a, &ta);
-                    const cairn_shape *cb = cairn_compound_child(shape, b, &tb);
-                    cairn_transform xa = cairn_body_transform(world, ids[i]);
-                    cairn_transform xb = cairn_body_transform(world, ids[j]);
-                    ta = (cairn_transform){
-                        glms_vec3_add(xa.position, glms_quat_rotatev(xa.rotation, ta.position)),
-                        glms_quat_mul(xa.rotation, ta.rotation)};
-                    tb = (cairn_transform){
-                        glms_vec3_add(xb.position, glms_quat_rotatev(xb.rotation, tb.position)),
-                        glms_quat_mul(xb.rotation, tb.rotation)};
-                    cairn_query_result q;
-                    if (cairn_collide(ca, ta, cb, tb, NULL, &q))
-                        deepest = fmax(deepest, -(double)q.distance);
-                }
+            deepest = fmax(deepest, deepest_child_pair(shape, cairn_body_transform(world, ids[i]),
+                                                       cairn_body_transform(world, ids[j])));
     return deepest;
 }
 

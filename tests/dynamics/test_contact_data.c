@@ -82,27 +82,12 @@ Test(contact_data, each_box_of_a_stack_carries_those_above_it_asleep_or_not)
     cairn_world_destroy(world);
 }
 
-/* The trough of test_compound_rest: two walls at 45 degrees, one static compound body. */
-static cairn_shape *trough(void)
-{
-    cairn_shape *wall = cairn_shape_box(v3(1.0f, 0.1f, 1.0f), 0.0f);
-    const cairn_shape *children[2] = {wall, wall};
-    float s = sqrtf(0.5f), along = 1.0f, out = 0.1f;
-    cairn_transform xfs[2] = {
-        {v3(-s * along - s * out, s * along - s * out, 0), glms_quatv(-GLM_PI_4f, v3(0, 0, 1))},
-        {v3(s * along + s * out, s * along - s * out, 0), glms_quatv(GLM_PI_4f, v3(0, 0, 1))}};
-    cairn_shape *compound = cairn_shape_compound(children, xfs, 2);
-    cr_assert_not_null(compound, "%s", cairn_last_error());
-    cairn_shape_release(wall);
-    return compound;
-}
-
 Test(contact_data, a_ball_in_a_trough_touches_it_along_two_directions)
 {
     cairn_world *world = scene_default_world();
     /* frictionless, so that the walls' normal forces alone hold the ball */
-    cairn_body_id v =
-        scene_body(world, trough(), CAIRN_STATIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.0f, 0.0f);
+    cairn_body_id v = scene_body(world, scene_v_trough(), CAIRN_STATIC, scene_at(v3(0, 0, 0)),
+                                 1000.0f, 0.0f, 0.0f);
     cairn_body_id ball = scene_sphere(world, v3(0.05f, 1.0f, 0), 0.25f, 1000.0f, 0.0f, 0.0f);
     scene_step(world, 120);
     cairn_contact_data d[CAPACITY];
