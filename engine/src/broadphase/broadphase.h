@@ -106,9 +106,8 @@ typedef struct broadphase {
     int outside_count;                 /* sorted dynamics whose centre lies outside the grid */
     double motion[3]; /* summed |centre displacement| of dynamic moves since the last rebuild */
     /* for the debug draw, the axes the structure orders by: slot 0 the sweep axis (sorted in each
-       cell), slots 1 and 2 the grid axes (binned into cells); sorted_slots is always 3 */
+       cell), slots 1 and 2 the grid axes (binned into cells) */
     int axis_of_slot[3];
-    int sorted_slots;
     ARRAY(bp_record) records;
     int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;

@@ -102,7 +102,7 @@ bool grid_choose(const broadphase *bp, bp_grid *grid)
         }
     }
     memset(grid, 0, sizeof *grid);
-    double *extent = grid->extent;
+    double extent[3]; /* spread of the dynamic proxies' centres per world axis */
     for (int a = 0; a < 3; a++) {
         extent[a] = n > 0 ? cmax[a] - cmin[a] : 0.0;
         width[a] = n > 0 ? width[a] / n : 0.0;
@@ -444,7 +444,6 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
         bp_proxy *proxy = &px[p];
         if (proxy->flags & BP_DEAD)
             continue;
-        proxy->flags = (proxy->flags & ~(uint32_t)BP_MOVED) | BP_SHIFTED;
         int32_t lo[2], hi[2];
         grid_rect(bp, proxy->min, proxy->max, lo, hi);
         for (int j = lo[1]; j <= hi[1] && ok; j++)
@@ -492,7 +491,6 @@ static bool use_grid(broadphase *bp, const bp_grid *grid)
     bp->axis_of_slot[0] = grid->sweep;
     bp->axis_of_slot[1] = grid->axis[0];
     bp->axis_of_slot[2] = grid->axis[1];
-    bp->sorted_slots = 3;
     bp->outside_count = 0;
     memset(bp->motion, 0, sizeof bp->motion);
     return true;
@@ -507,7 +505,7 @@ static bool sweep_cell(broadphase *bp, const bp_endpoint_array *cell, bool queue
         if (cell->data[i].id & 1u) {
             for (int k = 0; k < bp->active.count; k++)
                 if (bp->active.data[k] == p) {
-                    bp->active.data[k] = bp->active.data[--bp->active.count];
+                    array_remove_swap(&bp->active, k);
                     break;
                 }
             continue;

@@ -12,7 +12,6 @@ enum {
     BP_MOVED = 8,    /* in bp->moved: fat AABB changed, endpoints not yet */
     BP_CREATED = 16, /* in bp->created: not yet in the sorted arrays */
     BP_OUTSIDE = 32, /* counted in outside_count */
-    BP_SHIFTED = 64, /* moved in this update's batch (cells_move_all): partners to re-check */
 };
 
 /* The filter, applied before any record exists: no static-static pair, no body with itself,
@@ -26,17 +25,18 @@ static inline bool bp_filter(const bp_proxy *p, const bp_proxy *q)
     return (p->layer & q->mask) != 0 && (q->layer & p->mask) != 0;
 }
 
-/* Closed-interval overlap of the fat AABBs on one world axis. */
-static inline bool bp_overlap_axis(const bp_proxy *p, const bp_proxy *q, int axis)
+/* Closed-interval overlap of the boxes [alo, ahi] and [blo, bhi] on all three axes. */
+static inline bool bp_boxes_overlap(const float alo[3], const float ahi[3], const float blo[3],
+                                    const float bhi[3])
 {
-    return p->min[axis] <= q->max[axis] && q->min[axis] <= p->max[axis];
+    return alo[0] <= bhi[0] && blo[0] <= ahi[0] && alo[1] <= bhi[1] && blo[1] <= ahi[1] &&
+           alo[2] <= bhi[2] && blo[2] <= ahi[2];
 }
 
 /* Closed-interval overlap of a proxy's fat AABB with the box [lo, hi] on all three axes. */
 static inline bool bp_overlap_box(const bp_proxy *p, const float lo[3], const float hi[3])
 {
-    return p->min[0] <= hi[0] && lo[0] <= p->max[0] && p->min[1] <= hi[1] && lo[1] <= p->max[1] &&
-           p->min[2] <= hi[2] && lo[2] <= p->max[2];
+    return bp_boxes_overlap(p->min, p->max, lo, hi);
 }
 
 typedef void bp_visit_fn(void *context, const bp_proxy *proxy);
@@ -51,7 +51,6 @@ void bp_visit_sorted(const broadphase *bp, const float lo[3], const float hi[3],
 typedef struct bp_grid {
     int sweep, axis[2], g[2];
     float origin[2], inv[2];
-    double extent[3]; /* spread of the dynamic proxies' centres per world axis */
 } bp_grid;
 /* The grid that fits the live dynamic proxies now; false when there are none. */
 bool grid_choose(const broadphase *bp, bp_grid *grid);
@@ -70,7 +69,8 @@ bool cells_insert(broadphase *bp, uint32_t p);
 void cells_remove(broadphase *bp, uint32_t p);
 /* Sorts p's new fat AABB into the cells: leaves, shifts, enters, updating shared counts. */
 bool cells_move(broadphase *bp, uint32_t p);
-/* The same for many proxies at once (flagged BP_MOVED; the flag becomes BP_SHIFTED). */
+/* The same for many proxies at once (flagged BP_MOVED, which stays set for
+   records_queue_changed). */
 bool cells_move_all(broadphase *bp, const int32_t *moved, int count);
 /* Whether p's new fat AABB covers other cells than the ones it sits in. */
 bool cells_rect_changes(const broadphase *bp, uint32_t p);
@@ -95,7 +95,6 @@ bool static_maybe_rebuild(broadphase *bp);
    add/remove also queue the pair as a candidate for publishing. False when out of memory (then
    bp->broken is set and the next update rebuilds). */
 bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue);
-void record_remove(broadphase *bp, uint32_t p, uint32_t q);
 /* Removes record r, queueing the pair only when it is published (else nothing changes). */
 void record_unlink(broadphase *bp, int32_t r);
 int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q);
@@ -111,9 +110,9 @@ void record_drop_static_apart(broadphase *bp, uint32_t p);
 /* Queues every record partner of p whose overlap on all three axes no longer matches the
    published set (the records do not track the grid axes). */
 void record_queue_partners(broadphase *bp, uint32_t p);
-/* The same for every record with a proxy flagged moved_flag, in one pass over the records (when
+/* The same for every record with a proxy flagged BP_MOVED, in one pass over the records (when
    most proxies moved: sequential reads, each pair once). */
-void records_queue_changed(broadphase *bp, uint32_t moved_flag);
+void records_queue_changed(broadphase *bp);
 
 /* ---- publishing ---- */
 /* Re-evaluates the queued candidates against the records and the published set, filling

@@ -105,16 +105,6 @@ void record_unlink(broadphase *bp, int32_t r)
         queue(bp, p, q);
 }
 
-void record_remove(broadphase *bp, uint32_t p, uint32_t q)
-{
-    int32_t r = record_find(bp, p, q);
-    CAIRN_ASSERT(r >= 0 || bp->broken);
-    if (r < 0)
-        return;
-    unlink_record(bp, r);
-    queue(bp, p, q);
-}
-
 void record_remove_all(broadphase *bp, uint32_t p)
 {
     while (bp->proxies.data[p].pair_head >= 0) {
@@ -142,7 +132,7 @@ void record_queue_partners(broadphase *bp, uint32_t p)
     }
 }
 
-void records_queue_changed(broadphase *bp, uint32_t moved_flag)
+void records_queue_changed(broadphase *bp)
 {
     const bp_proxy *px = bp->proxies.data;
     for (int r = 0; r < bp->records.count; r++) {
@@ -150,7 +140,7 @@ void records_queue_changed(broadphase *bp, uint32_t moved_flag)
         if (rec->proxy[0] == FREE_MARK)
             continue;
         const bp_proxy *p = &px[rec->proxy[0]], *q = &px[rec->proxy[1]];
-        if (((p->flags | q->flags) & moved_flag) &&
+        if (((p->flags | q->flags) & BP_MOVED) &&
             bp_overlap_box(p, q->min, q->max) != (rec->published != 0))
             queue(bp, rec->proxy[0], rec->proxy[1]);
     }

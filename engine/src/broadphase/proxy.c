@@ -10,7 +10,6 @@ bool broadphase_init(broadphase *bp, int expected_proxies)
     memset(bp, 0, sizeof *bp);
     bp->free_record = -1;
     bp->axis_of_slot[0] = 2, bp->axis_of_slot[1] = 0, bp->axis_of_slot[2] = 1;
-    bp->sorted_slots = 3;
     bp->needs_rebuild = true; /* the first update chooses the axes from what it finds */
     int n = expected_proxies > 0 ? expected_proxies : 0;
     if (n > 0 && (!array_reserve(&bp->proxies, n) || !array_reserve(&bp->free_proxies, n) ||

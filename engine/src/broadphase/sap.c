@@ -251,9 +251,9 @@ static bool apply_moves(broadphase *bp)
     }
     if (batch) {
         /* after the static pairing: its new records are queued already, and are unpublished */
-        records_queue_changed(bp, BP_SHIFTED);
+        records_queue_changed(bp);
         for (int k = 0; k < bp->moved.count; k++)
-            bp->proxies.data[bp->moved.data[k]].flags &= ~(uint32_t)BP_SHIFTED;
+            bp->proxies.data[bp->moved.data[k]].flags &= ~(uint32_t)BP_MOVED;
     }
     array_clear(&bp->moved);
     return !bp->broken;

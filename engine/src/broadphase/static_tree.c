@@ -15,17 +15,10 @@ enum {
 
 #define NO_ITEM UINT32_MAX
 
-static bool boxes_overlap(const float alo[3], const float ahi[3], const float blo[3],
-                          const float bhi[3])
-{
-    return alo[0] <= bhi[0] && blo[0] <= ahi[0] && alo[1] <= bhi[1] && blo[1] <= ahi[1] &&
-           alo[2] <= bhi[2] && blo[2] <= ahi[2];
-}
-
 static void visit_item(const broadphase *bp, const bp_static_item *it, const float lo[3],
                        const float hi[3], bp_visit_fn *fn, void *context)
 {
-    if (it->proxy == NO_ITEM || !boxes_overlap(it->min, it->max, lo, hi))
+    if (it->proxy == NO_ITEM || !bp_boxes_overlap(it->min, it->max, lo, hi))
         return;
     const bp_proxy *p = &bp->proxies.data[it->proxy];
     /* a moved static still sits in the tree until the update (with its old box); it is visited
@@ -44,7 +37,7 @@ void static_visit(const broadphase *bp, const float lo[3], const float hi[3], bp
            while their bounds (side by side) are in cache */
         int32_t stack[TREE_STACK];
         int top = 0;
-        if (boxes_overlap(nodes[0].min, nodes[0].max, lo, hi))
+        if (bp_boxes_overlap(nodes[0].min, nodes[0].max, lo, hi))
             stack[top++] = 0;
         while (top > 0) {
             const bp_node *node = &nodes[stack[--top]];
@@ -56,7 +49,7 @@ void static_visit(const broadphase *bp, const float lo[3], const float hi[3], bp
             CAIRN_ASSERT(top + 2 <= TREE_STACK);
             for (int c = 1; c >= 0; c--) {
                 const bp_node *child = &nodes[node->index + c];
-                if (boxes_overlap(child->min, child->max, lo, hi))
+                if (bp_boxes_overlap(child->min, child->max, lo, hi))
                     stack[top++] = node->index + c;
             }
         }

@@ -145,7 +145,7 @@ static void draw_sap_intervals(const cairn_world *w, const cairn_debug_draw *d)
         return;
     }
     const broadphase *bp = &w->broadphase;
-    for (int slot = 0; slot < bp->sorted_slots; ++slot) {
+    for (int slot = 0; slot < 3; ++slot) {
         int axis = bp->axis_of_slot[slot], stack = (axis + 2) % 3, side = (axis + 1) % 3;
         vec4s colour =
             rgba(axis == 0 ? 1.0f : 0.3f, axis == 1 ? 1.0f : 0.3f, axis == 2 ? 1.0f : 0.3f, 1);
