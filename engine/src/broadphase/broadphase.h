@@ -116,7 +116,9 @@ typedef struct broadphase {
     ARRAY(uint32_t) active;         /* scratch for the rebuild sweep of a cell */
     ARRAY(bp_candidate) candidates; /* pairs whose state may have changed since the last update */
     bp_key_array scratch_keys[2];
-    int dead_count; /* destroyed proxies whose endpoints are still in the arrays */
+    /* destroyed since the last update (endpoints maybe still in the cells), freed at the next;
+       capacity kept >= proxies.capacity, so destroying never allocates */
+    ARRAY(int32_t) dead;
     int live_count;
     bool needs_rebuild;
     bool broken; /* an allocation failed mid-update: rebuild next time */

@@ -8,7 +8,6 @@
 enum {
     BP_STATIC = 1,   /* never pairs with another static proxy */
     BP_DEAD = 2,     /* destroyed (endpoints may still sit in the arrays until the next update) */
-    BP_FREE = 4,     /* destroyed and its id is in the free list */
     BP_MOVED = 8,    /* in bp->moved: fat AABB changed, endpoints not yet */
     BP_CREATED = 16, /* in bp->created: not yet in the sorted arrays */
     BP_OUTSIDE = 32, /* counted in outside_count */

@@ -13,7 +13,7 @@ bool broadphase_init(broadphase *bp, int expected_proxies)
     bp->needs_rebuild = true; /* the first update chooses the axes from what it finds */
     int n = expected_proxies > 0 ? expected_proxies : 0;
     if (n > 0 && (!array_reserve(&bp->proxies, n) || !array_reserve(&bp->free_proxies, n) ||
-                  !hash_set_init(&bp->pairs, 2 * n))) {
+                  !array_reserve(&bp->dead, n) || !hash_set_init(&bp->pairs, 2 * n))) {
         broadphase_destroy(bp);
         return error_set("broadphase_init: out of memory for %d proxies", n);
     }
@@ -24,6 +24,7 @@ void broadphase_destroy(broadphase *bp)
 {
     array_free(&bp->proxies);
     array_free(&bp->free_proxies);
+    array_free(&bp->dead);
     for (int c = 0; c < bp->cells.count; c++)
         array_free(&bp->cells.data[c]);
     array_free(&bp->cells);
@@ -78,7 +79,8 @@ int broadphase_create_proxy(broadphase *bp, cairn_aabb bounds, uint32_t body_ind
         id = array_pop(&bp->free_proxies);
     } else {
         if (!array_grow(&bp->proxies, bp->proxies.count + 1) ||
-            !array_reserve(&bp->free_proxies, bp->proxies.capacity))
+            !array_reserve(&bp->free_proxies, bp->proxies.capacity) ||
+            !array_reserve(&bp->dead, bp->proxies.capacity))
             return error_set("broadphase_create_proxy: out of memory"), -1;
         id = bp->proxies.count++;
     }
@@ -111,7 +113,7 @@ void broadphase_destroy_proxy(broadphase *bp, int proxy)
         static_forget(bp, (uint32_t)proxy); /* the tree must not hold the id once it is reused */
     /* its endpoints leave the cells at the next update; they are skipped until then */
     p->flags |= BP_DEAD;
-    bp->dead_count++;
+    (void)array_push(&bp->dead, proxy); /* capacity kept >= proxies.capacity */
     bp->live_count--;
 }
 

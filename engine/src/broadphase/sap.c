@@ -160,16 +160,23 @@ static bool insert_statics(broadphase *bp)
 
 /* ---- rebuild ---- */
 
+static int compare_ids(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The proxies destroyed since the last update become free ids, in id order (so which id a
+   create reuses depends only on the sequence of operations). */
 static void free_dead(broadphase *bp)
 {
-    for (int i = 0; i < bp->proxies.count; i++) {
-        bp_proxy *p = &bp->proxies.data[i];
-        if ((p->flags & (BP_DEAD | BP_FREE)) == BP_DEAD) {
-            p->flags = BP_DEAD | BP_FREE;
-            (void)array_push(&bp->free_proxies, i); /* capacity kept >= proxies.capacity */
-        }
+    if (bp->dead.count > 1)
+        qsort(bp->dead.data, (size_t)bp->dead.count, sizeof *bp->dead.data, compare_ids);
+    for (int k = 0; k < bp->dead.count; k++) {
+        bp->proxies.data[bp->dead.data[k]].flags = BP_DEAD;
+        (void)array_push(&bp->free_proxies, bp->dead.data[k]); /* capacity >= proxies.capacity */
     }
-    bp->dead_count = 0;
+    array_clear(&bp->dead);
 }
 
 static bool rebuild(broadphase *bp)
@@ -206,10 +213,10 @@ static bool rebuild(broadphase *bp)
 /* Takes the endpoints of destroyed proxies out of their cells (their records went at destroy). */
 static void compact(broadphase *bp)
 {
-    for (int i = 0; i < bp->proxies.count; i++) {
-        const bp_proxy *p = &bp->proxies.data[i];
-        if ((p->flags & (BP_DEAD | BP_FREE | BP_STATIC | BP_CREATED)) == BP_DEAD)
-            cells_remove(bp, (uint32_t)i);
+    for (int k = 0; k < bp->dead.count; k++) {
+        uint32_t p = (uint32_t)bp->dead.data[k];
+        if (!(bp->proxies.data[p].flags & (BP_STATIC | BP_CREATED))) /* else never in the cells */
+            cells_remove(bp, p);
     }
     free_dead(bp);
 }
@@ -333,7 +340,7 @@ bool broadphase_update_pairs(broadphase *bp)
     if (full) {
         ok = regrid(bp);
     } else {
-        if (bp->dead_count > 0)
+        if (bp->dead.count > 0)
             compact(bp);
         ok = apply_moves(bp) && insert_created(bp);
     }
