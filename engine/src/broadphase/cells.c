@@ -199,49 +199,29 @@ static int find_endpoint(const bp_endpoint_array *e, float value, uint32_t id)
     return i;
 }
 
-static int sift_down(broadphase *bp, bp_endpoint_array *cell, int i)
+/* Moves endpoint i down (step -1) or up (step +1) to its sorted place, updating the shared
+   counts of every pair it crosses; returns its new index. Crossing an endpoint of the other
+   kind ends an overlap when p's max passes a min going down (or p's min passes a max going up),
+   and begins one the other way round. */
+static int sift(broadphase *bp, bp_endpoint_array *cell, int i, int step)
 {
     bp_endpoint *e = cell->data;
     bp_endpoint cur = e[i];
     bool cur_max = cur.id & 1u;
     uint32_t p = cur.id >> 1;
     int swaps = 0;
-    while (i > 0 && ep_less(cur, e[i - 1])) {
-        bp_endpoint prev = e[i - 1];
-        bool prev_max = prev.id & 1u;
-        uint32_t q = prev.id >> 1;
-        if (q != p) {
-            if (cur_max && !prev_max) /* max of p passes min of q: the overlap ends */
+    while (step < 0 ? i > 0 && ep_less(cur, e[i - 1])
+                    : i + 1 < cell->count && ep_less(e[i + 1], cur)) {
+        bp_endpoint other = e[i + step];
+        uint32_t q = other.id >> 1;
+        if (q != p && cur_max != ((other.id & 1u) != 0)) {
+            if (cur_max == (step < 0))
                 unshare(bp, p, q);
-            else if (!cur_max && prev_max) /* min of p passes max of q: it begins */
+            else
                 share(bp, p, q, true);
         }
-        e[i--] = prev;
-        swaps++;
-    }
-    e[i] = cur;
-    bp->last_swaps += swaps;
-    return i;
-}
-
-static int sift_up(broadphase *bp, bp_endpoint_array *cell, int i)
-{
-    bp_endpoint *e = cell->data;
-    bp_endpoint cur = e[i];
-    bool cur_max = cur.id & 1u;
-    uint32_t p = cur.id >> 1;
-    int swaps = 0;
-    while (i + 1 < cell->count && ep_less(e[i + 1], cur)) {
-        bp_endpoint next = e[i + 1];
-        bool next_max = next.id & 1u;
-        uint32_t q = next.id >> 1;
-        if (q != p) {
-            if (!cur_max && next_max) /* min of p passes max of q: the overlap ends */
-                unshare(bp, p, q);
-            else if (cur_max && !next_max) /* max of p passes min of q: it begins */
-                share(bp, p, q, true);
-        }
-        e[i++] = next;
+        e[i] = other;
+        i += step;
         swaps++;
     }
     e[i] = cur;
@@ -253,7 +233,7 @@ static void set_endpoint(broadphase *bp, bp_endpoint_array *cell, float old, flo
 {
     int i = find_endpoint(cell, old, id);
     cell->data[i].value = now;
-    sift_up(bp, cell, sift_down(bp, cell, i));
+    sift(bp, cell, sift(bp, cell, i, -1), +1);
 }
 
 /* p stays in the cell; its sweep interval goes from [in_lo, in_hi] to [lo, hi]. The end moving
@@ -430,7 +410,7 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
         }
         for (int i = 1; i < cell->count; i++)
             if (ep_less(e[i], e[i - 1]))
-                sift_down(bp, cell, i);
+                sift(bp, cell, i, -1);
     }
     /* the cells hold the new values now: so must in_lo, in_hi before any entering scan */
     for (int k = 0; k < count; k++) {
