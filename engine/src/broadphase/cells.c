@@ -317,26 +317,51 @@ static inline bool in_rect(int i, int j, const int32_t lo[2], const int32_t hi[2
 
 /* ---- proxies in the grid ---- */
 
+/* No cells: what a proxy not yet in the grid sits in, and what one leaving it goes to. */
+static const int32_t no_lo[2] = {0, 0}, no_hi[2] = {-1, -1};
+
+/* p leaves the cells of its stored rectangle that [lo, hi] does not cover. */
+static void leave_except(broadphase *bp, uint32_t p, const int32_t lo[2], const int32_t hi[2],
+                         bool unpair)
+{
+    const bp_proxy *proxy = &bp->proxies.data[p];
+    for (int j = proxy->cell_lo[1]; j <= proxy->cell_hi[1]; j++)
+        for (int i = proxy->cell_lo[0]; i <= proxy->cell_hi[0]; i++)
+            if (!in_rect(i, j, lo, hi))
+                cell_leave(bp, cell_at(bp, i, j), p, unpair);
+}
+
+/* p enters the cells of [lo, hi] outside its stored rectangle, which then becomes [lo, hi]. */
+static bool enter_except(broadphase *bp, uint32_t p, const int32_t lo[2], const int32_t hi[2])
+{
+    bp_proxy *proxy = &bp->proxies.data[p];
+    bool ok = true;
+    for (int j = lo[1]; j <= hi[1] && ok; j++)
+        for (int i = lo[0]; i <= hi[0] && ok; i++)
+            if (!in_rect(i, j, proxy->cell_lo, proxy->cell_hi))
+                ok = cell_enter(bp, cell_at(bp, i, j), p);
+    memcpy(proxy->cell_lo, lo, sizeof proxy->cell_lo);
+    memcpy(proxy->cell_hi, hi, sizeof proxy->cell_hi);
+    refresh_outside(bp, p);
+    return ok;
+}
+
 bool cells_insert(broadphase *bp, uint32_t p)
 {
     bp_proxy *proxy = &bp->proxies.data[p];
-    grid_rect(bp, proxy->min, proxy->max, proxy->cell_lo, proxy->cell_hi);
+    int32_t lo[2], hi[2];
+    grid_rect(bp, proxy->min, proxy->max, lo, hi);
     proxy->in_lo = proxy->min[bp->sweep_axis];
     proxy->in_hi = proxy->max[bp->sweep_axis];
-    for (int j = proxy->cell_lo[1]; j <= proxy->cell_hi[1]; j++)
-        for (int i = proxy->cell_lo[0]; i <= proxy->cell_hi[0]; i++)
-            if (!cell_enter(bp, cell_at(bp, i, j), p))
-                return false;
-    refresh_outside(bp, p);
-    return true;
+    memcpy(proxy->cell_lo, no_lo, sizeof no_lo);
+    memcpy(proxy->cell_hi, no_hi, sizeof no_hi);
+    return enter_except(bp, p, lo, hi);
 }
 
 void cells_remove(broadphase *bp, uint32_t p)
 {
     bp_proxy *proxy = &bp->proxies.data[p];
-    for (int j = proxy->cell_lo[1]; j <= proxy->cell_hi[1]; j++)
-        for (int i = proxy->cell_lo[0]; i <= proxy->cell_hi[0]; i++)
-            cell_leave(bp, cell_at(bp, i, j), p, false);
+    leave_except(bp, p, no_lo, no_hi, false);
     if (proxy->flags & BP_OUTSIDE) {
         proxy->flags &= ~(uint32_t)BP_OUTSIDE;
         bp->outside_count--;
@@ -359,10 +384,7 @@ bool cells_move(broadphase *bp, uint32_t p)
     grid_rect(bp, proxy->min, proxy->max, lo, hi);
     float new_lo = proxy->min[bp->sweep_axis], new_hi = proxy->max[bp->sweep_axis];
     /* leave with the old interval, shift where it stays, enter with the new one */
-    for (int j = proxy->cell_lo[1]; j <= proxy->cell_hi[1]; j++)
-        for (int i = proxy->cell_lo[0]; i <= proxy->cell_hi[0]; i++)
-            if (!in_rect(i, j, lo, hi))
-                cell_leave(bp, cell_at(bp, i, j), p, true);
+    leave_except(bp, p, lo, hi, true);
     if (new_lo != proxy->in_lo || new_hi != proxy->in_hi)
         for (int j = lo[1]; j <= hi[1]; j++)
             for (int i = lo[0]; i <= hi[0]; i++)
@@ -370,15 +392,7 @@ bool cells_move(broadphase *bp, uint32_t p)
                     cell_shift(bp, cell_at(bp, i, j), p, new_lo, new_hi);
     proxy->in_lo = new_lo;
     proxy->in_hi = new_hi;
-    bool ok = true;
-    for (int j = lo[1]; j <= hi[1] && ok; j++)
-        for (int i = lo[0]; i <= hi[0] && ok; i++)
-            if (!in_rect(i, j, proxy->cell_lo, proxy->cell_hi))
-                ok = cell_enter(bp, cell_at(bp, i, j), p);
-    memcpy(proxy->cell_lo, lo, sizeof lo);
-    memcpy(proxy->cell_hi, hi, sizeof hi);
-    refresh_outside(bp, p);
-    return ok;
+    return enter_except(bp, p, lo, hi);
 }
 
 /* Many moved (coherent motion of everything): leave the cells each no longer covers, set the
@@ -394,10 +408,7 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
             continue;
         int32_t lo[2], hi[2];
         grid_rect(bp, px[p].min, px[p].max, lo, hi);
-        for (int j = px[p].cell_lo[1]; j <= px[p].cell_hi[1]; j++)
-            for (int i = px[p].cell_lo[0]; i <= px[p].cell_hi[0]; i++)
-                if (!in_rect(i, j, lo, hi))
-                    cell_leave(bp, cell_at(bp, i, j), p, true);
+        leave_except(bp, p, lo, hi, true);
     }
     int sweep = bp->sweep_axis;
     for (int c = 0; c < bp->g[0] * bp->g[1]; c++) {
@@ -426,13 +437,7 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
             continue;
         int32_t lo[2], hi[2];
         grid_rect(bp, proxy->min, proxy->max, lo, hi);
-        for (int j = lo[1]; j <= hi[1] && ok; j++)
-            for (int i = lo[0]; i <= hi[0] && ok; i++)
-                if (!in_rect(i, j, proxy->cell_lo, proxy->cell_hi))
-                    ok = cell_enter(bp, cell_at(bp, i, j), p);
-        memcpy(proxy->cell_lo, lo, sizeof lo);
-        memcpy(proxy->cell_hi, hi, sizeof hi);
-        refresh_outside(bp, p);
+        ok = enter_except(bp, p, lo, hi);
     }
     return ok;
 }
