@@ -125,6 +125,7 @@ cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def)
         return null_id;
     }
     cairn_shape_retain(b.shape);
+    world->sensor_bodies += b.is_sensor;
     world->bodies.data[id.index] = b;
     body_set_awake(world, id.index, true);
     return id;
@@ -141,6 +142,7 @@ void cairn_body_destroy(cairn_world *world, cairn_body_id id)
     if (b->proxy >= 0)
         broadphase_destroy_proxy(&world->broadphase, b->proxy);
     cairn_shape_release(b->shape);
+    world->sensor_bodies -= b->is_sensor;
     b->alive = false;
     b->shape = NULL;
     id_pool_free(&world->ids, id.index, id.generation);

@@ -18,6 +18,8 @@ static void sensor_update(cairn_world *world, contact *c)
 
 void sensors_update(cairn_world *world)
 {
+    if (world->sensor_bodies == 0)
+        return; /* no sensor pair to find: skip the pass over the contacts */
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
         if (!c->is_sensor)

@@ -34,6 +34,7 @@ struct cairn_world {
     event_arrays events;    /* cleared when a step starts */
     cairn_step_stats stats;
     float last_substep; /* s: the last step's substep, the time its stored impulses acted over */
+    int sensor_bodies;  /* live sensor bodies: without any, no contact is a sensor pair */
     cairn_pair_filter_fn *pair_filter; /* NULL when none */
     void *pair_filter_context;
 };
