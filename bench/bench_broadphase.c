@@ -1,7 +1,10 @@
 /* Broadphase benchmark: update time per step and pairs per step for 1k, 10k and 100k boxes in
    four motions (falling rain, random teleports, 1% moving among statics, a flat 200 x 200 grid),
    side by side with Bullet's btAxisSweep3 and btDbvtBroadphase on the same fat AABBs. */
+/* clock_gettime (bench_util.h) is POSIX; -std=c17 hides it unless asked for. */
+#define _POSIX_C_SOURCE 199309L
 #include "broadphase/broadphase.h"
+#include "bench_util.h"
 #include "core/timer.h"
 
 #include <math.h>
@@ -139,18 +142,6 @@ typedef struct moved_box {
     cairn_aabb fat;
 } moved_box;
 
-static int compare_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct result {
     double ms, build_ms, pairs, events, swaps, tree_queries;
     double peer_ms[PEERS > 0 ? PEERS : 1], peer_build_ms[PEERS > 0 ? PEERS : 1];
@@ -249,16 +240,16 @@ static result run(int scenario, int n, int steps)
     if (getenv("BENCH_VERBOSE"))
         fprintf(stderr, "cairn: sweep axis %d, grid %d x %d, %d records, %d outside\n",
                 bp.sweep_axis, bp.g[0], bp.g[1], bp.record_count, bp.outside_count);
-    r.ms = median(ms, steps);
-    r.pairs = median(pairs, steps);
-    r.events = median(events, steps);
-    r.swaps = median(swaps, steps);
+    r.ms = bench_median(ms, steps);
+    r.pairs = bench_median(pairs, steps);
+    r.events = bench_median(events, steps);
+    r.swaps = bench_median(swaps, steps);
     r.tree_queries /= steps; /* a mean: a few per step at 1k */
 #ifdef CAIRN_HAVE_BULLET
     for (int k = 0; k < PEERS; k++) {
         if (r.peer_ran[k]) {
-            r.peer_ms[k] = median(peer_ms[k], steps);
-            r.peer_pairs[k] = median(peer_pairs[k], steps);
+            r.peer_ms[k] = bench_median(peer_ms[k], steps);
+            r.peer_pairs[k] = bench_median(peer_pairs[k], steps);
             bt_bench_destroy(peer[k]);
         }
         free(peer_ms[k]);

@@ -1,6 +1,7 @@
 /* Hull build times (cube and sphere clouds) and the climb-versus-scan support crossover. */
 #define _POSIX_C_SOURCE 199309L
 #include "core/alloc.h"
+#include "bench_util.h"
 #include "geometry/hull.h"
 
 #include <math.h>
@@ -9,13 +10,6 @@
 #include <time.h>
 
 enum { RUNS = 5, QUERIES = 20000 };
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
 
 static uint64_t next_random(uint64_t *state)
 {
@@ -48,18 +42,6 @@ static void make_cloud(vec3s *points, int n, bool sphere, uint64_t seed)
                            : (vec3s){{uniform(&state), uniform(&state), uniform(&state)}};
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count)
-{
-    qsort(values, (size_t)count, sizeof(double), compare_double);
-    return values[count / 2];
-}
-
 static void bench_build(const char *name, bool sphere, int n)
 {
     vec3s *points = malloc((size_t)n * sizeof(vec3s));
@@ -68,15 +50,15 @@ static void bench_build(const char *name, bool sphere, int n)
     for (int run = 0; run < RUNS; run++) {
         make_cloud(points, n, sphere, (uint64_t)run + 1);
         hull_destroy(&hull);
-        double start = now_ms();
+        double start = bench_now_ms();
         if (!hull_build(points, n, &hull)) {
             printf("hull %s n=%d failed: %s\n", name, n, cairn_last_error());
             break;
         }
-        times[run] = now_ms() - start;
+        times[run] = bench_now_ms() - start;
     }
-    printf("hull %s n=%d median_ms=%.3f vertices=%d faces=%d\n", name, n, median(times, RUNS),
-           hull.vertex_count, hull.face_count);
+    printf("hull %s n=%d median_ms=%.3f vertices=%d faces=%d\n", name, n,
+           bench_median_upper(times, RUNS), hull.vertex_count, hull.face_count);
     hull_destroy(&hull);
     free(points);
 }
@@ -86,13 +68,13 @@ static double time_queries(const convex_hull *hull, const vec3s *dirs, bool clim
 {
     double times[RUNS];
     for (int run = 0; run < RUNS; run++) {
-        double start = now_ms();
+        double start = bench_now_ms();
         for (int q = 0; q < QUERIES; q++)
             *sink +=
                 climb ? hull_support_climb(hull, dirs[q], 0) : hull_support_scan(hull, dirs[q]);
-        times[run] = (now_ms() - start) * 1e6 / QUERIES;
+        times[run] = (bench_now_ms() - start) * 1e6 / QUERIES;
     }
-    return median(times, RUNS);
+    return bench_median_upper(times, RUNS);
 }
 
 static void bench_support(void)

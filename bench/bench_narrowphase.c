@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../tests/collision/oracle.h"
+#include "bench_util.h"
 
 #ifdef CAIRN_HAVE_CCD
 #include <ccd/ccd.h>
@@ -34,25 +35,6 @@ typedef struct bench_pair {
     /* coherent motion of B: per frame a step and a spin */
     double step[3], axis[3];
 } bench_pair;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static volatile double sink;
 
@@ -308,13 +290,13 @@ static double time_method(method m, const bench_pair *pairs, int count)
     for (int i = 0; i < count; ++i) /* warm-up */
         checksum += run_one(m, &pairs[i], NULL);
     for (int rep = 0; rep < REPS; ++rep) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int i = 0; i < count; ++i)
             checksum += run_one(m, &pairs[i], NULL);
-        samples[rep] = (now_ns() - t0) / count;
+        samples[rep] = (bench_now_ns() - t0) / count;
     }
     sink = checksum;
-    return median(samples, REPS);
+    return bench_median(samples, REPS);
 }
 
 /* The coherent sequence: every frame moves every pair's B by its step; frame-major order as in a
@@ -327,7 +309,7 @@ static double time_sequence(const bench_pair *pairs, int count, cairn_transform 
         if (caches)
             memset(caches, 0, sizeof *caches * (size_t)count);
         long iters = 0;
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         for (int f = 0; f < FRAMES; ++f) {
             const cairn_transform *frame = poses + (size_t)f * (size_t)count;
             for (int i = 0; i < count; ++i) {
@@ -338,11 +320,11 @@ static double time_sequence(const bench_pair *pairs, int count, cairn_transform 
                 iters += r.gjk_iterations;
             }
         }
-        samples[rep] = (now_ns() - t0) / ((double)count * FRAMES);
+        samples[rep] = (bench_now_ns() - t0) / ((double)count * FRAMES);
         *iterations = iters;
     }
     sink = checksum;
-    return median(samples, REPS);
+    return bench_median(samples, REPS);
 }
 
 int main(int argc, char **argv)

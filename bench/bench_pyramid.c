@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "core/timer.h"
+#include "bench_util.h"
 #include <cairn/shape.h>
 #include <cairn/world.h>
 
@@ -88,20 +89,6 @@ typedef struct result {
     int pairs, contacts, points;
 } result;
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    if (n <= 0)
-        return 0.0;
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Peak resident set of this process (VmHWM), MB; -1 when unreadable. */
 static double peak_mb(void)
 {
@@ -144,7 +131,7 @@ static void finish_timing(result *r, timing *t, int steps)
     for (int s = 0; s < steps; s++)
         if (t->ms[s] > r->max_ms)
             r->max_ms = t->ms[s];
-    r->median_ms = median(t->ms, steps);
+    r->median_ms = bench_median(t->ms, steps);
 }
 
 /* Drift between the middle snapshot and the end, and how far the pyramid is from settled. */
@@ -250,7 +237,7 @@ static void run_cairn(const scene *sc, int steps, result *r)
     }
     finish_timing(r, &t, steps);
     for (int g = 0; g < STAGES; g++) {
-        r->stage_ms[g] = median(stage[g], steps);
+        r->stage_ms[g] = bench_median(stage[g], steps);
         free(stage[g]);
     }
     free(t.ms);

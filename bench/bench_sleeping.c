@@ -3,6 +3,7 @@
    deactivation) builds the same grid in the same run when libbullet-dev is installed. */
 #define _POSIX_C_SOURCE 200809L
 #include <cairn/cairn.h>
+#include "bench_util.h"
 
 #ifdef CAIRN_HAVE_BULLET
 #include "bench_pyramid_bullet.h"
@@ -15,25 +16,6 @@
 enum { TIMED_STEPS = 300, SETTLE_STEPS_MAX = 1200 };
 static const float DT = 1.0f / 60.0f;
 static const float SPACING = 2.0f; /* m between box centres: the boxes do not touch each other */
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return v[n / 2];
-}
 
 static float *grid_positions(int n)
 {
@@ -68,20 +50,24 @@ static double cairn_sleeping_ms(int n, const float *positions)
     }
     int settle = 0;
     for (cairn_world_step(world, DT); cairn_world_step_stats(world).awake_bodies > 0; ++settle) {
-        if (settle == SETTLE_STEPS_MAX)
+        if (settle == SETTLE_STEPS_MAX) {
+            cairn_world_destroy(world);
+            cairn_shape_release(floor);
+            cairn_shape_release(box);
             return -1.0;
+        }
         cairn_world_step(world, DT);
     }
     double ms[TIMED_STEPS];
     for (int s = 0; s < TIMED_STEPS; ++s) {
-        double start = now_ms();
+        double start = bench_now_ms();
         cairn_world_step(world, DT);
-        ms[s] = now_ms() - start;
+        ms[s] = bench_now_ms() - start;
     }
     cairn_world_destroy(world);
     cairn_shape_release(floor);
     cairn_shape_release(box);
-    return median(ms, TIMED_STEPS);
+    return bench_median_upper(ms, TIMED_STEPS);
 }
 
 #ifdef CAIRN_HAVE_BULLET
@@ -102,12 +88,12 @@ static double bullet_sleeping_ms(int n, const float *positions)
     }
     double ms[TIMED_STEPS];
     for (int s = 0; s < TIMED_STEPS; ++s) {
-        double start = now_ms();
+        double start = bench_now_ms();
         pyr_bullet_step(b, DT);
-        ms[s] = now_ms() - start;
+        ms[s] = bench_now_ms() - start;
     }
     pyr_bullet_destroy(b);
-    return median(ms, TIMED_STEPS);
+    return bench_median_upper(ms, TIMED_STEPS);
 }
 #endif
 

@@ -4,7 +4,7 @@
 
 #include "aim.h"
 #include "game.h"
-#include "hud.h"
+#include "overlay.h"
 #include "renderer.h"
 #include "screenshot.h"
 #include "shader.h"
@@ -21,7 +21,7 @@
 typedef struct play {
     window win;
     renderer *renderer;
-    hud *hud; /* NULL when its shaders fail: the game still plays */
+    overlay *hud; /* the text panel; NULL when its shaders fail: the game still plays */
     camera cam;
     game round;
     int level;
@@ -174,7 +174,9 @@ static void draw_hud(play *p, int width, int height)
                  "aim with the mouse, left click or Space shoots   Up/Down or Shift+wheel speed\n"
                  "right drag orbits   wheel zooms   R restart   N next level   Esc quit");
     }
-    hud_draw(p->hud, text, width, height);
+    overlay_begin(p->hud, width, height);
+    overlay_text(p->hud, OVERLAY_TOP_LEFT, 0, text);
+    overlay_end(p->hud);
 }
 
 static bool open_view(play *p)
@@ -185,7 +187,7 @@ static bool open_view(play *p)
     char shader_dir[1024];
     shader_dir_find(shader_dir, sizeof shader_dir);
     p->renderer = renderer_create(shader_dir);
-    p->hud = p->renderer ? hud_create(shader_dir) : NULL;
+    p->hud = p->renderer ? overlay_create(shader_dir) : NULL;
     p->cam = start_camera();
     return p->renderer != NULL;
 }
@@ -193,7 +195,7 @@ static bool open_view(play *p)
 static void close_view(play *p)
 {
     game_stop(&p->round); /* before the renderer: it may still hold the world's shapes */
-    hud_destroy(p->hud);
+    overlay_destroy(p->hud);
     renderer_destroy(p->renderer);
     if (p->win.sdl) {
         window_close(&p->win);

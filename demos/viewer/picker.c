@@ -1,5 +1,4 @@
-/* Mouse picking and the drag spring. The public API has no body-mass getter, so the mass is
-   measured once at grab time with an impulse and its exact opposite (a net no-op). */
+/* Mouse picking and the drag spring. The dragged body's mass is read once at grab time. */
 #include "picker.h"
 
 #include <math.h>
@@ -18,17 +17,6 @@ static bool id_null(cairn_body_id id)
 static bool ray_hit(const cairn_world *world, vec3s origin, vec3s direction, cairn_ray_hit *hit)
 {
     return cairn_world_raycast(world, origin, glms_vec3_scale(direction, PICK_RANGE), hit);
-}
-
-static float measure_mass(cairn_world *world, cairn_body_id body, vec3s at)
-{
-    const vec3s probe = {{0.0f, 1.0f, 0.0f}};
-    float before = cairn_body_linear_velocity(world, body).y;
-    cairn_body_apply_impulse(world, body, probe, at);
-    float after = cairn_body_linear_velocity(world, body).y;
-    cairn_body_apply_impulse(world, body, glms_vec3_negate(probe), at);
-    float dv = after - before;
-    return dv > 0.0f ? 1.0f / dv : 0.0f;
 }
 
 bool picker_select(picker *p, cairn_world *world, vec3s origin, vec3s direction, bool grab)
@@ -50,7 +38,7 @@ bool picker_select(picker *p, cairn_world *world, vec3s origin, vec3s direction,
         p->local_anchor = glms_quat_rotatev(glms_quat_inv(xf.rotation), offset);
         p->depth = glms_vec3_distance(origin, hit.point);
         p->target = hit.point;
-        p->mass = measure_mass(world, hit.body, hit.point);
+        p->mass = cairn_body_mass(world, hit.body);
         p->dragging = p->mass > 0.0f;
     }
     return true;

@@ -12,7 +12,7 @@ typedef struct picker {
     vec3s local_anchor; /* the grabbed point in the body's frame */
     float depth;        /* metres from the eye to the grabbed point */
     vec3s target;       /* where the spring pulls the anchor, world */
-    float mass;         /* of the dragged body, kg, measured when grabbed */
+    float mass;         /* of the dragged body, kg, read when grabbed */
 } picker;
 
 /* Casts from origin along the unit direction; selects the body hit (nothing hit: clears the
