@@ -55,7 +55,8 @@ static bool refilter(cairn_world *world)
 {
     if (!contacts_unpark_all(world))
         return false;
-    if (!array_reserve(&world->contacts, world->contacts.count + count_missing(world)))
+    /* twice the missing count: room for the merge to copy them past the end */
+    if (!array_reserve(&world->contacts, world->contacts.count + 2 * count_missing(world)))
         return false;
     int kept = 0;
     for (int i = 0; i < world->contacts.count; ++i) {
@@ -71,9 +72,7 @@ static bool refilter(cairn_world *world)
     while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
         if (contact_wanted(world, pair.a, pair.b) && !has_contact(world, pair, kept))
             world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
-    if (world->contacts.count != kept)
-        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact),
-              contact_compare);
+    contacts_merge_sorted_tail(&world->contacts, kept);
     return true;
 }
 
