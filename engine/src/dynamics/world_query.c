@@ -5,6 +5,7 @@
 
 #include <cairn/query.h>
 
+#include "collision/compound.h"
 #include "collision/raycast.h"
 #include "collision/toi.h"
 #include "core/alloc.h"
@@ -234,12 +235,6 @@ static bool check_output(const char *function, const cairn_world *world, const v
     return true;
 }
 
-static bool aabb_overlap(cairn_aabb a, cairn_aabb b)
-{
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-           a.min.z <= b.max.z && b.min.z <= a.max.z;
-}
-
 /* ---- overlaps ---- */
 
 typedef bool body_test_fn(const body *b, const void *context);
@@ -393,8 +388,7 @@ typedef struct cast_list {
 static bool cast_candidates(const cairn_world *world, cairn_aabb start, vec3s translation,
                             uint32_t mask, cast_list *out)
 {
-    cairn_aabb end = {glms_vec3_add(start.min, translation), glms_vec3_add(start.max, translation)};
-    cairn_aabb swept = {glms_vec3_minv(start.min, end.min), glms_vec3_maxv(start.max, end.max)};
+    cairn_aabb swept = aabb_sweep(start, translation);
     candidates c;
     if (!candidates_find(world, swept, &c))
         return false;
