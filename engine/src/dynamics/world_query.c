@@ -6,6 +6,7 @@
 #include <cairn/query.h>
 
 #include "collision/compound.h"
+#include "collision/query.h"
 #include "collision/raycast.h"
 #include "collision/toi.h"
 #include "core/alloc.h"
@@ -211,19 +212,6 @@ static void candidates_free(candidates *c)
     mem_free(c->bodies, (size_t)c->count * sizeof *c->bodies);
 }
 
-static bool check_transform(const char *function, cairn_transform xf)
-{
-    if (!is_finite_vec3(xf.position))
-        return error_set("%s: xf.position is not finite", function);
-    for (int axis = 0; axis < 3; ++axis)
-        if (fabsf(xf.position.raw[axis]) > max_coordinate)
-            return error_set("%s: xf.position is farther than %g m from the origin", function,
-                             (double)max_coordinate);
-    if (!is_unit_quat(xf.rotation))
-        return error_set("%s: xf.rotation is not a finite unit quaternion", function);
-    return true;
-}
-
 static bool check_output(const char *function, const cairn_world *world, const void *out,
                          int capacity)
 {
@@ -300,7 +288,7 @@ int cairn_world_overlap_shape(const cairn_world *world, const cairn_shape *shape
         return -1;
     if (shape == NULL)
         return error_set("%s: shape is NULL", function), -1;
-    if (!check_transform(function, xf))
+    if (!query_check_transform(function, "xf", xf))
         return -1;
     xf.rotation = glms_quat_normalize(xf.rotation);
     candidates c;
@@ -367,7 +355,7 @@ static bool check_shape_cast(const cairn_world *world, const cairn_shape *shape,
     if (glms_vec3_norm(translation) > 2.0f * max_coordinate)
         return error_set("%s: |translation| is above %g m", function,
                          (double)(2.0f * max_coordinate));
-    return check_transform(function, xf);
+    return query_check_transform(function, "xf", xf);
 }
 
 /* The body's bounds grown a little: casts stop within their tolerance (1e-5 m) before touching,
