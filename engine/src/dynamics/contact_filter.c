@@ -7,11 +7,6 @@
 
 #include <stdlib.h>
 
-static cairn_body_id id_of(const cairn_world *world, uint32_t index)
-{
-    return (cairn_body_id){index, world->bodies.data[index].generation};
-}
-
 bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b)
 {
     const body *ba = &world->bodies.data[a], *bb = &world->bodies.data[b];
@@ -26,7 +21,8 @@ bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b)
         return false;
     if (world->pair_filter == NULL)
         return true;
-    return world->pair_filter(id_of(world, a), id_of(world, b), world->pair_filter_context);
+    return world->pair_filter(body_id_at(world, a), body_id_at(world, b),
+                              world->pair_filter_context);
 }
 
 /* Whether the first `count` contacts (sorted) hold the pair. */

@@ -96,8 +96,7 @@ static bool raycast_closest(const char *function, const cairn_world *world, vec3
         return false; /* error set by the broadphase (out of memory) */
     if (!q.found)
         return false;
-    const body *b = &world->bodies.data[q.body];
-    hit->body = (cairn_body_id){q.body, b->generation};
+    hit->body = body_id_at(world, q.body);
     hit->fraction = q.fraction;
     hit->normal = q.normal;
     hit->point = glms_vec3_add(origin, glms_vec3_scale(translation, q.fraction));
@@ -156,7 +155,7 @@ static float every_hit(void *context, uint32_t body_index, float t_enter)
     if (b && shape_raycast(b->shape, b->transform, q->origin, q->translation, 1.0f, &fraction,
                            &normal)) {
         vec3s point = glms_vec3_add(q->origin, glms_vec3_scale(q->translation, fraction));
-        keep_hit(q, (cairn_ray_hit){{body_index, b->generation}, point, normal, fraction});
+        keep_hit(q, (cairn_ray_hit){body_id_at(q->world, body_index), point, normal, fraction});
     }
     return -1.0f;
 }
@@ -237,7 +236,7 @@ static int collect(const cairn_world *world, const candidates *c, uint32_t mask,
         if (b == NULL || !test(b, context))
             continue;
         if (total < capacity)
-            out[total] = (cairn_body_id){c->bodies[i], b->generation};
+            out[total] = body_id_at(world, c->bodies[i]);
         total++;
     }
     return total;
@@ -418,7 +417,7 @@ bool cairn_world_shape_cast(const cairn_world *world, const cairn_shape *shape, 
             continue;
         found = true;
         best = h.fraction;
-        *hit = (cairn_shape_cast_hit){{index, b->generation}, h.point, h.normal, h.fraction};
+        *hit = (cairn_shape_cast_hit){body_id_at(world, index), h.point, h.normal, h.fraction};
     }
     mem_free(list.items, (size_t)list.allocated * sizeof *list.items);
     return found;
