@@ -22,7 +22,7 @@ _Static_assert(sizeof(cache_data) <= sizeof(cairn_gjk_cache), "cache_data must f
 
 static const float max_coordinate = 1e6f;
 
-static bool check_transform(const char *function, const char *name, cairn_transform xf)
+bool query_check_transform(const char *function, const char *name, cairn_transform xf)
 {
     if (!is_finite_vec3(xf.position))
         return error_set("%s: %s.position is not finite", function, name);
@@ -40,7 +40,7 @@ bool query_check_pair(const char *function, const cairn_shape *a, cairn_transfor
 {
     if (a == NULL || b == NULL)
         return error_set("%s: shape %s is NULL", function, a == NULL ? "a" : "b");
-    return check_transform(function, "xa", xa) && check_transform(function, "xb", xb);
+    return query_check_transform(function, "xa", xa) && query_check_transform(function, "xb", xb);
 }
 
 /* Result from witness points on the cores (A's frame) and the unit normal from A to B. The

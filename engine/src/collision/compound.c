@@ -30,12 +30,6 @@ shape_part shape_part_at(const cairn_shape *shape, cairn_transform xf, int index
                         compound_child_transform(shape, index, xf)};
 }
 
-static bool aabb_overlap(cairn_aabb a, cairn_aabb b)
-{
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-           a.min.z <= b.max.z && b.min.z <= a.max.z;
-}
-
 static cairn_aabb aabb_grow(cairn_aabb box, float margin)
 {
     return (cairn_aabb){glms_vec3_subs(box.min, margin), glms_vec3_adds(box.max, margin)};

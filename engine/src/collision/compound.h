@@ -9,6 +9,20 @@
    inherits impulses from an old one facing its way within the same angle. */
 #define COMPOUND_MERGE_COSINE 0.9f
 
+/* Whether two boxes overlap (touching counts). */
+static inline bool aabb_overlap(cairn_aabb a, cairn_aabb b)
+{
+    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
+           a.min.z <= b.max.z && b.min.z <= a.max.z;
+}
+
+/* The box that covers `box` over the whole translation. */
+static inline cairn_aabb aabb_sweep(cairn_aabb box, vec3s translation)
+{
+    return (cairn_aabb){glms_vec3_minv(box.min, glms_vec3_add(box.min, translation)),
+                        glms_vec3_maxv(box.max, glms_vec3_add(box.max, translation))};
+}
+
 /* One convex piece of a shape: the shape itself, or a compound's child, placed in the world. */
 typedef struct shape_part {
     const cairn_shape *shape;

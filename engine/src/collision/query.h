@@ -4,6 +4,10 @@
 
 #include "collision/gjk.h"
 
+/* Checks a transform at the API boundary: finite, within 1e6 m of the origin, unit rotation
+   (error "<function>: <name>.position ..." set on failure). */
+bool query_check_transform(const char *function, const char *name, cairn_transform xf);
+
 /* Checks shapes and transforms at the API boundary (error set on failure). */
 bool query_check_pair(const char *function, const cairn_shape *a, cairn_transform xa,
                       const cairn_shape *b, cairn_transform xb);

@@ -56,19 +56,6 @@ static bool cast_convex(const cairn_shape *a, cairn_transform xa, const cairn_sh
     return false; /* no convergence: better no hit than a wrong one */
 }
 
-static cairn_aabb swept_bounds(const cairn_shape *shape, cairn_transform xf, vec3s translation)
-{
-    cairn_aabb start = cairn_shape_bounds(shape, xf);
-    return (cairn_aabb){glms_vec3_minv(start.min, glms_vec3_add(start.min, translation)),
-                        glms_vec3_maxv(start.max, glms_vec3_add(start.max, translation))};
-}
-
-static bool aabb_overlap(cairn_aabb a, cairn_aabb b)
-{
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-           a.min.z <= b.max.z && b.min.z <= a.max.z;
-}
-
 bool toi_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
               vec3s translation, float max_fraction, cairn_cast_hit *hit)
 {
@@ -76,7 +63,7 @@ bool toi_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, ca
     int count_a = shape_part_count(a), count_b = shape_part_count(b);
     for (int j = 0; j < count_b; ++j) {
         shape_part pb = shape_part_at(b, xb, j);
-        cairn_aabb swept = swept_bounds(pb.shape, pb.xf, translation);
+        cairn_aabb swept = aabb_sweep(cairn_shape_bounds(pb.shape, pb.xf), translation);
         for (int i = 0; i < count_a; ++i) {
             shape_part pa = shape_part_at(a, xa, i);
             cairn_cast_hit h;

@@ -205,7 +205,7 @@ int cairn_world_bodies(const cairn_world *world, cairn_body_id *ids, int capacit
         if (!b->alive)
             continue;
         if (ids != NULL && count < capacity)
-            ids[count] = (cairn_body_id){(uint32_t)i, b->generation};
+            ids[count] = body_id_at(world, (uint32_t)i);
         ++count;
     }
     return count;

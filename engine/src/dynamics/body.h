@@ -23,7 +23,6 @@ typedef struct body {
     float friction, restitution;
     float sleep_time;
     int proxy;          /* broadphase proxy, -1 when none (destroyed or disabled) */
-    int island;         /* scratch during the island pass */
     int32_t awake_slot; /* position in the world's awake set, -1 when not in it */
     void *user_data;
     vec3s force;  /* accumulated until the end of the next step, N (at the centre of mass) */

@@ -75,10 +75,39 @@ void contacts_park(cairn_world *world)
     world->contacts.count = kept;
 }
 
+void contacts_merge_sorted_tail(contact_array *contacts, int sorted_count)
+{
+    contact *data = contacts->data;
+    int count = contacts->count, tail = count - sorted_count;
+    if (tail == 0)
+        return;
+    CAIRN_ASSERT(contacts->capacity >= count + tail);
+    bool tail_sorted = true;
+    for (int i = sorted_count + 1; i < count && tail_sorted; ++i)
+        tail_sorted = contact_compare(&data[i - 1], &data[i]) <= 0;
+    if (!tail_sorted)
+        qsort(data + sorted_count, (size_t)tail, sizeof(contact), contact_compare);
+    if (sorted_count == 0 || contact_compare(&data[sorted_count - 1], &data[sorted_count]) <= 0)
+        return; /* already in order */
+    /* The tail goes past the end, then both runs merge from the back into [0, count). */
+    memcpy(data + count, data + sorted_count, (size_t)tail * sizeof(contact));
+    int i = sorted_count - 1, j = count + tail - 1, w = count - 1;
+    while (j >= count) {
+        if (i >= 0 && contact_compare(&data[i], &data[j]) > 0)
+            data[w--] = data[i--];
+        else
+            data[w--] = data[j--];
+    }
+}
+
 /* Moves the parked contacts that `wanted` selects back into the sorted array. */
 static bool unpark_where(cairn_world *world, bool all)
 {
-    if (!array_reserve(&world->contacts, world->contacts.count + world->parked.count))
+    int moving = 0;
+    for (int i = 0; i < world->parked.count; ++i)
+        moving += all || !is_parked_pair(world, &world->parked.data[i]);
+    /* twice the moving count: room for the merge to copy them past the end */
+    if (!array_reserve(&world->contacts, world->contacts.count + 2 * moving))
         return false;
     int kept = 0, before = world->contacts.count;
     for (int i = 0; i < world->parked.count; ++i) {
@@ -89,9 +118,7 @@ static bool unpark_where(cairn_world *world, bool all)
             world->parked.data[kept++] = *c;
     }
     world->parked.count = kept;
-    if (world->contacts.count != before)
-        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact),
-              contact_compare);
+    contacts_merge_sorted_tail(&world->contacts, before); /* parked contacts are in any order */
     return true;
 }
 
@@ -188,16 +215,15 @@ bool contacts_update_pairs(cairn_world *world)
     const broadphase_pair *removed = broadphase_removed(&world->broadphase, &removed_count);
     const broadphase_pair *added = broadphase_added(&world->broadphase, &added_count);
     remove_pairs(world, removed, removed_count);
-    if (!array_grow(&world->contacts, world->contacts.count + added_count))
+    /* twice the added count: room for the merge to copy them past the end */
+    if (!array_grow(&world->contacts, world->contacts.count + 2 * added_count))
         return false;
     int before = world->contacts.count;
     for (int i = 0; i < added_count; ++i)
         if (contact_wanted(world, added[i].a, added[i].b))
             world->contacts.data[world->contacts.count++] =
                 contact_make(world, added[i].a, added[i].b);
-    if (world->contacts.count != before)
-        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact),
-              contact_compare);
+    contacts_merge_sorted_tail(&world->contacts, before); /* added pairs come sorted */
     return true;
 }
 

@@ -7,11 +7,6 @@
 
 #include <stdlib.h>
 
-static cairn_body_id id_of(const cairn_world *world, uint32_t index)
-{
-    return (cairn_body_id){index, world->bodies.data[index].generation};
-}
-
 bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b)
 {
     const body *ba = &world->bodies.data[a], *bb = &world->bodies.data[b];
@@ -26,7 +21,8 @@ bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b)
         return false;
     if (world->pair_filter == NULL)
         return true;
-    return world->pair_filter(id_of(world, a), id_of(world, b), world->pair_filter_context);
+    return world->pair_filter(body_id_at(world, a), body_id_at(world, b),
+                              world->pair_filter_context);
 }
 
 /* Whether the first `count` contacts (sorted) hold the pair. */
@@ -55,7 +51,8 @@ static bool refilter(cairn_world *world)
 {
     if (!contacts_unpark_all(world))
         return false;
-    if (!array_reserve(&world->contacts, world->contacts.count + count_missing(world)))
+    /* twice the missing count: room for the merge to copy them past the end */
+    if (!array_reserve(&world->contacts, world->contacts.count + 2 * count_missing(world)))
         return false;
     int kept = 0;
     for (int i = 0; i < world->contacts.count; ++i) {
@@ -71,9 +68,7 @@ static bool refilter(cairn_world *world)
     while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
         if (contact_wanted(world, pair.a, pair.b) && !has_contact(world, pair, kept))
             world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
-    if (world->contacts.count != kept)
-        qsort(world->contacts.data, (size_t)world->contacts.count, sizeof(contact),
-              contact_compare);
+    contacts_merge_sorted_tail(&world->contacts, kept);
     return true;
 }
 

@@ -5,6 +5,8 @@
 
 #include <cairn/query.h>
 
+#include "collision/compound.h"
+#include "collision/query.h"
 #include "collision/raycast.h"
 #include "collision/toi.h"
 #include "core/alloc.h"
@@ -94,8 +96,7 @@ static bool raycast_closest(const char *function, const cairn_world *world, vec3
         return false; /* error set by the broadphase (out of memory) */
     if (!q.found)
         return false;
-    const body *b = &world->bodies.data[q.body];
-    hit->body = (cairn_body_id){q.body, b->generation};
+    hit->body = body_id_at(world, q.body);
     hit->fraction = q.fraction;
     hit->normal = q.normal;
     hit->point = glms_vec3_add(origin, glms_vec3_scale(translation, q.fraction));
@@ -154,7 +155,7 @@ static float every_hit(void *context, uint32_t body_index, float t_enter)
     if (b && shape_raycast(b->shape, b->transform, q->origin, q->translation, 1.0f, &fraction,
                            &normal)) {
         vec3s point = glms_vec3_add(q->origin, glms_vec3_scale(q->translation, fraction));
-        keep_hit(q, (cairn_ray_hit){{body_index, b->generation}, point, normal, fraction});
+        keep_hit(q, (cairn_ray_hit){body_id_at(q->world, body_index), point, normal, fraction});
     }
     return -1.0f;
 }
@@ -210,19 +211,6 @@ static void candidates_free(candidates *c)
     mem_free(c->bodies, (size_t)c->count * sizeof *c->bodies);
 }
 
-static bool check_transform(const char *function, cairn_transform xf)
-{
-    if (!is_finite_vec3(xf.position))
-        return error_set("%s: xf.position is not finite", function);
-    for (int axis = 0; axis < 3; ++axis)
-        if (fabsf(xf.position.raw[axis]) > max_coordinate)
-            return error_set("%s: xf.position is farther than %g m from the origin", function,
-                             (double)max_coordinate);
-    if (!is_unit_quat(xf.rotation))
-        return error_set("%s: xf.rotation is not a finite unit quaternion", function);
-    return true;
-}
-
 static bool check_output(const char *function, const cairn_world *world, const void *out,
                          int capacity)
 {
@@ -232,12 +220,6 @@ static bool check_output(const char *function, const cairn_world *world, const v
         return error_set("%s: capacity %d with bodies %s", function, capacity,
                          out ? "given" : "NULL");
     return true;
-}
-
-static bool aabb_overlap(cairn_aabb a, cairn_aabb b)
-{
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-           a.min.z <= b.max.z && b.min.z <= a.max.z;
 }
 
 /* ---- overlaps ---- */
@@ -254,7 +236,7 @@ static int collect(const cairn_world *world, const candidates *c, uint32_t mask,
         if (b == NULL || !test(b, context))
             continue;
         if (total < capacity)
-            out[total] = (cairn_body_id){c->bodies[i], b->generation};
+            out[total] = body_id_at(world, c->bodies[i]);
         total++;
     }
     return total;
@@ -305,7 +287,7 @@ int cairn_world_overlap_shape(const cairn_world *world, const cairn_shape *shape
         return -1;
     if (shape == NULL)
         return error_set("%s: shape is NULL", function), -1;
-    if (!check_transform(function, xf))
+    if (!query_check_transform(function, "xf", xf))
         return -1;
     xf.rotation = glms_quat_normalize(xf.rotation);
     candidates c;
@@ -372,7 +354,7 @@ static bool check_shape_cast(const cairn_world *world, const cairn_shape *shape,
     if (glms_vec3_norm(translation) > 2.0f * max_coordinate)
         return error_set("%s: |translation| is above %g m", function,
                          (double)(2.0f * max_coordinate));
-    return check_transform(function, xf);
+    return query_check_transform(function, "xf", xf);
 }
 
 /* The body's bounds grown a little: casts stop within their tolerance (1e-5 m) before touching,
@@ -393,8 +375,7 @@ typedef struct cast_list {
 static bool cast_candidates(const cairn_world *world, cairn_aabb start, vec3s translation,
                             uint32_t mask, cast_list *out)
 {
-    cairn_aabb end = {glms_vec3_add(start.min, translation), glms_vec3_add(start.max, translation)};
-    cairn_aabb swept = {glms_vec3_minv(start.min, end.min), glms_vec3_maxv(start.max, end.max)};
+    cairn_aabb swept = aabb_sweep(start, translation);
     candidates c;
     if (!candidates_find(world, swept, &c))
         return false;
@@ -436,7 +417,7 @@ bool cairn_world_shape_cast(const cairn_world *world, const cairn_shape *shape, 
             continue;
         found = true;
         best = h.fraction;
-        *hit = (cairn_shape_cast_hit){{index, b->generation}, h.point, h.normal, h.fraction};
+        *hit = (cairn_shape_cast_hit){body_id_at(world, index), h.point, h.normal, h.fraction};
     }
     mem_free(list.items, (size_t)list.allocated * sizeof *list.items);
     return found;

@@ -56,6 +56,10 @@ void contacts_park(cairn_world *world);
 bool contacts_unpark(cairn_world *world);
 /* Brings every parked contact back (before a change that must see them all, e.g. refiltering). */
 bool contacts_unpark_all(cairn_world *world);
+/* Sorts contacts appended after the first sorted_count (already sorted ones are left as they
+   are) and merges them into the sorted run before them, O(n + k) apart from that sort. Needs
+   capacity for as many again as were appended: the merge copies them past the end. */
+void contacts_merge_sorted_tail(contact_array *contacts, int sorted_count);
 /* The awake set (awake_set.c). Reserve room for every body at creation, so that waking never
    allocates; body_set_awake keeps body->awake and the set in step (static, disabled and dead
    bodies are never awake). */
