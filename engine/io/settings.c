@@ -56,6 +56,8 @@ static const field fields[] = {
     SOLVER(time_to_sleep, FIELD_FLOAT, 0, 100),
     SOLVER(pair_cache_distance, FIELD_FLOAT, 0, 0.1),
     SOLVER(pair_cache_angle, FIELD_FLOAT, 0, 0.5),
+    SOLVER(joint_hertz, FIELD_FLOAT, 0, 1000),
+    SOLVER(joint_damping_ratio, FIELD_FLOAT, 0, 100),
 };
 #define FIELD_COUNT ((int)(sizeof fields / sizeof fields[0]))
 

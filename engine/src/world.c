@@ -1,4 +1,5 @@
 /* The step pipeline: broadphase -> narrow phase -> solver -> islands, data flowing one way. */
+#include "dynamics/joint.h"
 #include "dynamics/world_state.h"
 
 #include "core/alloc.h"
@@ -18,8 +19,8 @@ cairn_world *cairn_world_create(const cairn_world_def *def)
     if (world == NULL)
         return NULL;
     world->def = *def;
-    if (!id_pool_init(&world->ids, 64) || !arena_init(&world->scratch, SCRATCH_BYTES) ||
-        !broadphase_init(&world->broadphase, 64)) {
+    if (!id_pool_init(&world->ids, 64) || !id_pool_init(&world->joint_ids, 0) ||
+        !arena_init(&world->scratch, SCRATCH_BYTES) || !broadphase_init(&world->broadphase, 64)) {
         cairn_world_destroy(world);
         return NULL;
     }
@@ -37,6 +38,7 @@ void cairn_world_destroy(cairn_world *world)
     array_free(&world->bodies);
     contacts_free(world);
     array_free(&world->awake);
+    joints_free(world);
     events_free(world);
     arena_destroy(&world->scratch);
     id_pool_destroy(&world->ids);
@@ -61,6 +63,7 @@ static void count_bodies(cairn_world *world)
     for (int k = 0; k < world->awake.count; ++k)
         world->stats.awake_bodies += world->bodies.data[world->awake.data[k]].type == CAIRN_DYNAMIC;
     world->stats.pairs = broadphase_pair_count(&world->broadphase);
+    world->stats.joints = id_pool_count(&world->joint_ids);
 }
 
 void cairn_world_step(cairn_world *world, float dt)
@@ -82,10 +85,14 @@ void cairn_world_step(cairn_world *world, float dt)
     world->stats.broadphase_ms = (float)timer_ms_since(stage);
     stage = timer_ticks();
     contacts_update_pairs(world);
+    /* a joint came or went between two bodies it keeps apart: their pair is decided again */
+    if (world->refilter_pending)
+        world->refilter_pending = !contacts_refilter(world);
     contacts_collide(world, dt);
     world->stats.narrowphase_ms = (float)timer_ms_since(stage);
     stage = timer_ticks();
     solver_step(world, dt);
+    joints_break(world);
     bodies_clear_forces(world);
     world->stats.solver_ms = (float)timer_ms_since(stage);
     stage = timer_ticks();
@@ -110,7 +117,32 @@ int cairn_world_body_count(const cairn_world *world)
     return world ? id_pool_count(&world->ids) : 0;
 }
 
-/* FNV-1a over the bytes of every live body's state, in id order. */
+static uint64_t hash_bytes(uint64_t hash, const void *data, size_t size)
+{
+    const unsigned char *bytes = data;
+    for (size_t k = 0; k < size; ++k)
+        hash = (hash ^ bytes[k]) * 1099511628211ull;
+    return hash;
+}
+
+/* Each live joint's id and accumulated impulses: what the next step starts from. */
+static uint64_t hash_joints(const cairn_world *world, uint64_t hash)
+{
+    for (int i = 0; i < world->joints.count; ++i) {
+        const joint *j = &world->joints.data[i];
+        if (!j->alive)
+            continue;
+        uint32_t id[2] = {(uint32_t)i, j->generation};
+        float impulses[7] = {j->point.impulse.x, j->point.impulse.y, j->point.impulse.z,
+                             j->free_axis.lower, j->free_axis.upper, j->free_axis.motor,
+                             j->free_axis.spring};
+        hash = hash_bytes(hash, id, sizeof id);
+        hash = hash_bytes(hash, impulses, sizeof impulses);
+    }
+    return hash;
+}
+
+/* FNV-1a over the bytes of every live body's state, in id order, then the joints'. */
 uint64_t cairn_world_state_hash(const cairn_world *world)
 {
     uint64_t hash = 1469598103934665603ull;
@@ -124,9 +156,7 @@ uint64_t cairn_world_state_hash(const cairn_world *world)
             b->transform.rotation.w, b->linear_velocity.x,    b->linear_velocity.y,
             b->linear_velocity.z,    b->angular_velocity.x,   b->angular_velocity.y,
             b->angular_velocity.z};
-        const unsigned char *bytes = (const unsigned char *)state;
-        for (size_t k = 0; k < sizeof state; ++k)
-            hash = (hash ^ bytes[k]) * 1099511628211ull;
+        hash = hash_bytes(hash, state, sizeof state);
     }
-    return hash;
+    return world ? hash_joints(world, hash) : hash;
 }

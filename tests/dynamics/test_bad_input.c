@@ -305,3 +305,20 @@ Test(bad_input, pair_cache_limits_out_of_range)
         cr_expect(strstr(cairn_last_error(), "pair_cache_angle") != NULL, "%s", cairn_last_error());
     }
 }
+
+/* The joint softness is validated like the contact softness. */
+Test(bad_input, joint_softness_out_of_range)
+{
+    const float bad[] = {-1.0f, 2000.0f, NAN, INFINITY};
+    for (int i = 0; i < 4; ++i) {
+        cairn_world_def def = cairn_world_default_def();
+        def.solver.joint_hertz = bad[i];
+        cr_expect_null(cairn_world_create(&def));
+        cr_expect(strstr(cairn_last_error(), "joint_hertz") != NULL, "%s", cairn_last_error());
+        def = cairn_world_default_def();
+        def.solver.joint_damping_ratio = bad[i] * 0.1f; /* -0.1, 200, NaN, Inf */
+        cr_expect_null(cairn_world_create(&def));
+        cr_expect(strstr(cairn_last_error(), "joint_damping_ratio") != NULL, "%s",
+                  cairn_last_error());
+    }
+}

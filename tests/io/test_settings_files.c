@@ -45,6 +45,8 @@ static const struct {
     FIELD(solver.time_to_sleep),
     FIELD(solver.pair_cache_distance),
     FIELD(solver.pair_cache_angle),
+    FIELD(solver.joint_hertz),
+    FIELD(solver.joint_damping_ratio),
 };
 #define FIELD_COUNT (sizeof fields / sizeof fields[0])
 

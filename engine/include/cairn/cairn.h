@@ -6,6 +6,7 @@
 #include <cairn/shape.h>
 #include <cairn/collision.h>
 #include <cairn/world.h>
+#include <cairn/joint.h>
 #include <cairn/query.h>
 #include <cairn/debug_draw.h>
 

@@ -49,6 +49,11 @@ typedef struct cairn_solver_settings {
        the body-pair cache of Jolt, Box2D's contact recycling. 0 in either disables it. */
     float pair_cache_distance; /* m; 0.001, [0, 0.1] */
     float pair_cache_angle;    /* rad; 0.035 (2 degrees), [0, 0.5] */
+    /* Joints in soft-step mode are soft constraints of this stiffness (capped at a quarter of
+       the substep rate, like contacts); in the other modes they are rigid, with a Baumgarte
+       bias of `baumgarte`. */
+    float joint_hertz;         /* Hz; 60, [0, 1000] */
+    float joint_damping_ratio; /* unitless; 2, [0, 100] */
 } cairn_solver_settings;
 
 typedef struct cairn_world_def {
@@ -159,6 +164,7 @@ typedef struct cairn_step_stats {
     int epa_calls;        /* narrow-phase queries that needed EPA (overlapping cores) */
     int manifolds_reused; /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
     float integrate_ms;   /* velocity and position integration, ms (a part of solver_ms) */
+    int joints;           /* live joints */
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);

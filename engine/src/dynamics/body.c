@@ -93,6 +93,7 @@ static body body_from_def(const cairn_body_def *def)
     b.layer = def->layer;
     b.mask = def->mask;
     b.is_sensor = def->is_sensor;
+    b.joint_edges = -1;
     return b;
 }
 
@@ -137,6 +138,7 @@ void cairn_body_destroy(cairn_world *world, cairn_body_id id)
     if (b == NULL)
         return;
     islands_wake(world, id.index);
+    joints_destroy_body(world, id.index);
     body_set_awake(world, id.index, false);
     contacts_remove_body(world, id.index);
     if (b->proxy >= 0)

@@ -19,6 +19,8 @@ bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b)
     bool sensor_pair = ba->is_sensor || bb->is_sensor;
     if (!sensor_pair && ba->type != CAIRN_DYNAMIC && bb->type != CAIRN_DYNAMIC)
         return false;
+    if (!joints_allow_collision(world, a, b))
+        return false;
     if (world->pair_filter == NULL)
         return true;
     return world->pair_filter(body_id_at(world, a), body_id_at(world, b),
@@ -47,7 +49,7 @@ static int count_missing(const cairn_world *world)
 /* Drops the contacts the rules now reject (ending their touches), then adds contacts for pairs
    they now accept; the list stays sorted by body pair. Room is reserved first, so nothing
    changes when memory runs out. */
-static bool refilter(cairn_world *world)
+bool contacts_refilter(cairn_world *world)
 {
     if (!contacts_unpark_all(world))
         return false;
@@ -80,7 +82,7 @@ bool cairn_world_set_pair_filter(cairn_world *world, cairn_pair_filter_fn *filte
     void *old_context = world->pair_filter_context;
     world->pair_filter = filter;
     world->pair_filter_context = filter ? context : NULL;
-    if (!refilter(world)) {
+    if (!contacts_refilter(world)) {
         world->pair_filter = old_filter;
         world->pair_filter_context = old_context;
         return error_set("cairn_world_set_pair_filter: out of memory while refiltering");

@@ -29,6 +29,8 @@ cairn_world_def cairn_world_default_def(void)
         .time_to_sleep = 0.5f,
         .pair_cache_distance = 0.001f,
         .pair_cache_angle = 0.035f,
+        .joint_hertz = 60.0f,
+        .joint_damping_ratio = 2.0f,
     };
     def.linear_damping = 0.0f;
     def.angular_damping = 0.05f;
@@ -75,7 +77,9 @@ static bool check_solver(const cairn_solver_settings *s)
            check_float("solver.sleep_angular_velocity", s->sleep_angular_velocity, 0.0f, 10.0f) &&
            check_float("solver.time_to_sleep", s->time_to_sleep, 0.0f, 100.0f) &&
            check_float("solver.pair_cache_distance", s->pair_cache_distance, 0.0f, 0.1f) &&
-           check_float("solver.pair_cache_angle", s->pair_cache_angle, 0.0f, 0.5f);
+           check_float("solver.pair_cache_angle", s->pair_cache_angle, 0.0f, 0.5f) &&
+           check_float("solver.joint_hertz", s->joint_hertz, 0.0f, 1000.0f) &&
+           check_float("solver.joint_damping_ratio", s->joint_damping_ratio, 0.0f, 100.0f);
 }
 
 bool cairn_world_def_validate(const cairn_world_def *def)

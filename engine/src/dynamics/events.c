@@ -10,6 +10,7 @@ void events_clear(cairn_world *world)
     array_clear(&world->events.hits);
     array_clear(&world->events.sensor_begins);
     array_clear(&world->events.sensor_ends);
+    array_clear(&world->events.joint_breaks);
 }
 
 void events_free(cairn_world *world)
@@ -19,6 +20,7 @@ void events_free(cairn_world *world)
     array_free(&world->events.hits);
     array_free(&world->events.sensor_begins);
     array_free(&world->events.sensor_ends);
+    array_free(&world->events.joint_breaks);
 }
 
 /* Events are best effort under memory exhaustion: a failed push drops the event. */

@@ -2,6 +2,7 @@
    every body in it stayed below the sleep velocities for time_to_sleep. Only awake bodies and
    the contacts the step walks take part, so a sleeping island costs nothing until it wakes;
    waking spreads through the parked contacts, breadth first over the island's links. */
+#include "dynamics/joint.h"
 #include "dynamics/world_state.h"
 
 #include <string.h>
@@ -34,10 +35,46 @@ static void update_sleep_times(cairn_world *world, float dt)
     }
 }
 
+/* A joint links its two bodies into one island when both are enabled dynamic bodies. */
+static bool joint_links(const cairn_world *world, const joint *j)
+{
+    if (!j->alive || j->body_a == JOINT_WORLD)
+        return false;
+    const body *a = &world->bodies.data[j->body_a], *b = &world->bodies.data[j->body_b];
+    return a->type == CAIRN_DYNAMIC && b->type == CAIRN_DYNAMIC && a->enabled && b->enabled;
+}
+
+static void union_slots(int *parent, const body *a, const body *b)
+{
+    if (a->awake_slot < 0 || b->awake_slot < 0)
+        return;
+    int ra = find_root(parent, a->awake_slot), rb = find_root(parent, b->awake_slot);
+    if (ra != rb)
+        parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+}
+
+/* Jointed bodies share an island; a moving kinematic body keeps what it is jointed to awake. */
+static void link_joints(cairn_world *world, int *parent)
+{
+    for (int i = 0; i < world->joints.count; ++i) {
+        const joint *j = &world->joints.data[i];
+        if (!j->alive || j->body_a == JOINT_WORLD)
+            continue;
+        body *a = &world->bodies.data[j->body_a], *b = &world->bodies.data[j->body_b];
+        if (is_moving_kinematic(a))
+            b->sleep_time = 0.0f;
+        if (is_moving_kinematic(b))
+            a->sleep_time = 0.0f;
+        if (joint_links(world, j))
+            union_slots(parent, a, b);
+    }
+}
+
 /* Unions touching awake dynamic pairs (by their slots in the awake set); a moving kinematic
    body keeps what it touches awake. */
 static void link_islands(cairn_world *world, int *parent)
 {
+    link_joints(world, parent);
     for (int i = 0; i < world->contacts.count; ++i) {
         const contact *c = &world->contacts.data[i];
         if (!c->touching)
@@ -47,12 +84,8 @@ static void link_islands(cairn_world *world, int *parent)
             b->sleep_time = 0.0f;
         if (is_moving_kinematic(b))
             a->sleep_time = 0.0f;
-        if (a->type == CAIRN_DYNAMIC && b->type == CAIRN_DYNAMIC && a->awake_slot >= 0 &&
-            b->awake_slot >= 0) {
-            int ra = find_root(parent, a->awake_slot), rb = find_root(parent, b->awake_slot);
-            if (ra != rb)
-                parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;
-        }
+        if (a->type == CAIRN_DYNAMIC && b->type == CAIRN_DYNAMIC)
+            union_slots(parent, a, b);
     }
 }
 
@@ -141,6 +174,29 @@ static bool spread(cairn_world *world, const contact_array *contacts, bool awake
     return changed;
 }
 
+/* spread over the joints: the same, for the bodies joints link. */
+static bool spread_joints(cairn_world *world, bool awake)
+{
+    bool changed = false;
+    for (int i = 0; i < world->joints.count; ++i) {
+        const joint *j = &world->joints.data[i];
+        if (!joint_links(world, j))
+            continue;
+        body *a = &world->bodies.data[j->body_a], *b = &world->bodies.data[j->body_b];
+        if (a->awake == b->awake)
+            continue;
+        uint32_t other = a->awake == awake ? j->body_b : j->body_a;
+        if (awake) {
+            body_set_awake(world, other, true);
+            world->bodies.data[other].sleep_time = 0.0f;
+        } else {
+            fall_asleep(world, other);
+        }
+        changed = true;
+    }
+    return changed;
+}
+
 /* The dynamic links of both contact arrays as adjacency lists: body i's linked bodies are
    linked[first[i]] to linked[first[i + 1] - 1]. Built for one wake or sleep event: O(bodies +
    contacts), where sweeping the arrays until nothing changes cost O(contacts x island depth). */
@@ -168,6 +224,24 @@ static void collect_links(const cairn_world *world, const contact_array *contact
     }
 }
 
+/* The same for the joints' links. */
+static void collect_joint_links(const cairn_world *world, int32_t *first, int32_t *cursor,
+                                uint32_t *linked)
+{
+    for (int i = 0; i < world->joints.count; ++i) {
+        const joint *j = &world->joints.data[i];
+        if (!joint_links(world, j))
+            continue;
+        if (!linked) {
+            first[j->body_a + 1]++;
+            first[j->body_b + 1]++;
+            continue;
+        }
+        linked[cursor[j->body_a]++] = j->body_b;
+        linked[cursor[j->body_b]++] = j->body_a;
+    }
+}
+
 /* Pops a scratch push that succeeded (a failed one pushed nothing). */
 static void pop_pushed(cairn_world *world, void *memory)
 {
@@ -190,6 +264,7 @@ static bool spread_island(cairn_world *world, uint32_t start, bool awake)
     memset(first, 0, sizeof(int32_t) * (size_t)(bodies + 1));
     collect_links(world, &world->contacts, first, NULL, NULL);
     collect_links(world, &world->parked, first, NULL, NULL);
+    collect_joint_links(world, first, NULL, NULL);
     for (int i = 0; i < bodies; ++i)
         first[i + 1] += first[i];
     memcpy(cursor, first, sizeof(int32_t) * (size_t)bodies);
@@ -201,6 +276,7 @@ static bool spread_island(cairn_world *world, uint32_t start, bool awake)
     if (ok) {
         collect_links(world, &world->contacts, first, cursor, linked);
         collect_links(world, &world->parked, first, cursor, linked);
+        collect_joint_links(world, first, cursor, linked);
         int head = 0, tail = 0;
         queue[tail++] = start;
         while (head < tail) {
@@ -240,7 +316,8 @@ void islands_wake(cairn_world *world, uint32_t body_index)
     if (spread_island(world, body_index, true))
         return;
     /* No scratch memory: sweep the arrays until nothing changes, which needs none. */
-    while (spread(world, &world->parked, true) | spread(world, &world->contacts, true)) {
+    while (spread(world, &world->parked, true) | spread(world, &world->contacts, true) |
+           spread_joints(world, true)) {
     }
 }
 
@@ -257,10 +334,17 @@ static void wake_touching_in(cairn_world *world, const contact_array *contacts, 
     }
 }
 
+static void wake_partner(cairn_world *world, uint32_t other, void *context)
+{
+    (void)context;
+    islands_wake(world, other);
+}
+
 void islands_wake_touching(cairn_world *world, uint32_t body_index)
 {
     wake_touching_in(world, &world->contacts, body_index);
     wake_touching_in(world, &world->parked, body_index);
+    joints_for_each_partner(world, body_index, wake_partner, NULL);
 }
 
 void islands_sleep(cairn_world *world, uint32_t body_index)
@@ -272,6 +356,7 @@ void islands_sleep(cairn_world *world, uint32_t body_index)
     /* The whole island, or a touching awake neighbour would wake the body at the next step. */
     if (spread_island(world, body_index, false))
         return;
-    while (spread(world, &world->contacts, false) | spread(world, &world->parked, false)) {
+    while (spread(world, &world->contacts, false) | spread(world, &world->parked, false) |
+           spread_joints(world, false)) {
     }
 }

@@ -9,7 +9,11 @@
 #include "dynamics/body.h"
 #include "dynamics/contact.h"
 
+#include <cairn/joint.h>
+
 typedef ARRAY(body) body_array;
+typedef struct joint joint; /* dynamics/joint.h */
+typedef ARRAY(joint) joint_array;
 typedef ARRAY(contact) contact_array;
 
 typedef struct event_arrays {
@@ -18,6 +22,7 @@ typedef struct event_arrays {
     ARRAY(cairn_contact_hit_event) hits;
     ARRAY(cairn_sensor_event) sensor_begins;
     ARRAY(cairn_sensor_event) sensor_ends;
+    ARRAY(cairn_joint_break_event) joint_breaks;
 } event_arrays;
 
 struct cairn_world {
@@ -37,6 +42,10 @@ struct cairn_world {
     int sensor_bodies;  /* live sensor bodies: without any, no contact is a sensor pair */
     cairn_pair_filter_fn *pair_filter; /* NULL when none */
     void *pair_filter_context;
+    id_pool joint_ids;
+    joint_array joints;    /* indexed by joint id index; dead slots have alive == false */
+    int joints_broken;     /* joints over their break force in this step: destroyed after it */
+    bool refilter_pending; /* a joint that kept its bodies apart went: their pair may collide */
 };
 
 /* The body behind an id, or NULL (and an error naming the function) when stale or null. */
@@ -101,6 +110,19 @@ void events_sensor_end(cairn_world *world, const contact *c);
 bool body_create_proxy(cairn_world *world, body *b, uint32_t index);
 /* Forces and torques act for one step: cleared when it ends (body_motion.c). */
 void bodies_clear_forces(cairn_world *world);
+
+/* Joints (joint.c): the joints that keep a pair of bodies from colliding, the joint links of
+   islands, and the joints' part of body destruction and of the step's end. */
+bool joints_allow_collision(const cairn_world *world, uint32_t a, uint32_t b);
+/* Calls visit(world, other, context) for each body jointed to this one (the world excluded). */
+void joints_for_each_partner(cairn_world *world, uint32_t body_index,
+                             void (*visit)(cairn_world *, uint32_t, void *), void *context);
+void joints_destroy_body(cairn_world *world, uint32_t body_index);
+/* Destroys the joints that broke in the step and records their events. */
+void joints_break(cairn_world *world);
+void joints_free(cairn_world *world);
+/* Re-decides every broadphase pair's contact (contact_filter.c). */
+bool contacts_refilter(cairn_world *world);
 
 /* Sequential impulses over the touching contacts; integrates velocities and positions. */
 void solver_step(cairn_world *world, float dt);

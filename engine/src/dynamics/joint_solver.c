@@ -1,0 +1,240 @@
+/* Joints in the solver step: the active set, the per-substep frames, the dispatch to each
+   type's rows, reactions and the break test. */
+#include "dynamics/joint_solver.h"
+
+#include "dynamics/joint.h"
+
+#include "core/xform.h"
+
+#include <math.h>
+
+const joint_ops *joint_ops_of(cairn_joint_type type)
+{
+    static const joint_ops *const table[] = {
+        [CAIRN_JOINT_BALL] = &joint_ball_ops,
+        [CAIRN_JOINT_HINGE] = &joint_hinge_ops,
+        [CAIRN_JOINT_SLIDER] = &joint_slider_ops,
+        [CAIRN_JOINT_FIXED] = &joint_fixed_ops,
+        [CAIRN_JOINT_DISTANCE] = &joint_distance_ops,
+        [CAIRN_JOINT_SWING_TWIST] = &joint_swing_twist_ops,
+    };
+    return table[type];
+}
+
+vec3s joint_axis_x(versors frame)
+{
+    return glms_quat_rotatev(frame, (vec3s){{1.0f, 0.0f, 0.0f}});
+}
+
+vec3s joint_axis_y(versors frame)
+{
+    return glms_quat_rotatev(frame, (vec3s){{0.0f, 1.0f, 0.0f}});
+}
+
+vec3s joint_axis_z(versors frame)
+{
+    return glms_quat_rotatev(frame, (vec3s){{0.0f, 0.0f, 1.0f}});
+}
+
+versors joint_relative_rotation(const joint_step *s)
+{
+    return glms_quat_mul(glms_quat_conjugate(s->frame_a), s->frame_b);
+}
+
+float joint_twist_angle(versors q)
+{
+    /* the twist part of q = swing * twist is (x, 0, 0, w) normalised; its angle 2 atan2(x, w),
+       taken with w >= 0 so that it lies in (-pi, pi] */
+    float sign = q.w < 0.0f ? -1.0f : 1.0f;
+    return 2.0f * atan2f(sign * q.x, sign * q.w);
+}
+
+vec3s joint_rotation_vector(versors q)
+{
+    float sign = q.w < 0.0f ? -1.0f : 1.0f;
+    vec3s v = {{sign * q.x, sign * q.y, sign * q.z}};
+    float s = glms_vec3_norm(v);
+    if (s < 1e-7f)
+        return glms_vec3_scale(v, 2.0f); /* the limit of angle / sin(angle / 2) */
+    return glms_vec3_scale(v, 2.0f * atan2f(s, sign * q.w) / s);
+}
+
+void joint_lock_rotation(angle_part *lock, const joint_step *s)
+{
+    vec3s axes[3] = {joint_axis_x(s->frame_a), joint_axis_y(s->frame_a), joint_axis_z(s->frame_a)};
+    /* the relative rotation is in A's joint frame: its components are about A's axes */
+    vec3s turn = joint_rotation_vector(joint_relative_rotation(s));
+    float error[3] = {turn.x, turn.y, turn.z};
+    angle_prepare(lock, &s->pair, axes, 3, error);
+}
+
+/* A side of the joint: the body's state in the step, or the world (at rest, no response). */
+typedef struct joint_side {
+    cairn_transform transform;
+    vec3s center;
+    joint_body_state state;
+} joint_side;
+
+static joint_side side_of(joint_solver *js, uint32_t index)
+{
+    cairn_world *w = js->world;
+    if (index == JOINT_WORLD) {
+        body_velocity *ground = &js->velocities[w->bodies.count];
+        return (joint_side){
+            cairn_transform_identity(), glms_vec3_zero(), {ground, 0.0f, glms_mat3_zero()}};
+    }
+    const body *b = &w->bodies.data[index];
+    body_velocity *v = &js->velocities[index];
+    mat3s inertia = v->inverse_mass > 0.0f ? b->inverse_inertia : glms_mat3_zero();
+    return (joint_side){b->transform, b->center, {v, v->inverse_mass, inertia}};
+}
+
+static bool moves(const cairn_world *world, uint32_t index)
+{
+    return index != JOINT_WORLD && world->bodies.data[index].awake;
+}
+
+static bool is_enabled(const cairn_world *world, uint32_t index)
+{
+    return index == JOINT_WORLD || world->bodies.data[index].enabled;
+}
+
+/* A joint takes part when one of its bodies moves this step and neither is disabled. */
+static bool joint_is_active(const cairn_world *world, const joint *j)
+{
+    return j->alive && (moves(world, j->body_a) || moves(world, j->body_b)) &&
+           is_enabled(world, j->body_a) && is_enabled(world, j->body_b);
+}
+
+static void rest_if_still(joint_solver *js, uint32_t index)
+{
+    if (index != JOINT_WORLD && !js->world->bodies.data[index].awake)
+        velocities_rest(js->velocities, index);
+}
+
+void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h)
+{
+    *js = (joint_solver){.world = world, .velocities = velocities, .h = h};
+    velocities_rest(velocities, (uint32_t)world->bodies.count);
+    int live = world->joints.count;
+    for (int i = 0; i < live; ++i) {
+        joint *j = &world->joints.data[i];
+        j->reaction_force = glms_vec3_zero();
+        j->reaction_torque = glms_vec3_zero();
+    }
+    if (id_pool_count(&world->joint_ids) == 0)
+        return;
+    js->active = arena_push(&world->scratch, sizeof(uint32_t) * (size_t)live, "active joints");
+    js->steps = arena_push(&world->scratch, sizeof(joint_step) * (size_t)live, "joint steps");
+    if (js->active == NULL || js->steps == NULL) {
+        joints_end(js); /* no memory: the joints sit this step out */
+        return;
+    }
+    for (int i = 0; i < live; ++i) {
+        joint *j = &world->joints.data[i];
+        if (!joint_is_active(world, j))
+            continue;
+        rest_if_still(js, j->body_a);
+        rest_if_still(js, j->body_b);
+        if (!world->def.solver.warm_starting) /* the step starts from zero impulses */
+            joint_reset_impulses(j);
+        js->active[js->count++] = (uint32_t)i;
+    }
+}
+
+/* The joint's frames at the bodies' current poses. */
+static void frame_step(joint_solver *js, const joint *j, joint_step *s)
+{
+    joint_side a = side_of(js, j->body_a), b = side_of(js, j->body_b);
+    s->pair = (joint_pair){a.state, b.state};
+    s->anchor_a = xform_point(a.transform, j->local_anchor_a);
+    s->anchor_b = xform_point(b.transform, j->local_anchor_b);
+    s->r_a = glms_vec3_sub(s->anchor_a, a.center);
+    s->r_b = glms_vec3_sub(s->anchor_b, b.center);
+    s->frame_a = glms_quat_mul(a.transform.rotation, j->local_frame_a);
+    s->frame_b = glms_quat_mul(b.transform.rotation, j->local_frame_b);
+}
+
+float joint_position_now(const cairn_world *world, const joint *j)
+{
+    cairn_transform a = j->body_a == JOINT_WORLD ? cairn_transform_identity()
+                                                 : world->bodies.data[j->body_a].transform;
+    cairn_transform b = world->bodies.data[j->body_b].transform;
+    joint_step s = {
+        .anchor_a = xform_point(a, j->local_anchor_a),
+        .anchor_b = xform_point(b, j->local_anchor_b),
+        .frame_a = glms_quat_mul(a.rotation, j->local_frame_a),
+        .frame_b = glms_quat_mul(b.rotation, j->local_frame_b),
+    };
+    return joint_ops_of(j->type)->position(j, &s);
+}
+
+void joints_prepare(joint_solver *js)
+{
+    const cairn_solver_settings *settings = &js->world->def.solver;
+    float inverse_h = 1.0f / js->h;
+    softness rigid = {settings->baumgarte * inverse_h, 1.0f, 0.0f};
+    if (settings->position_correction == CAIRN_SOFT_STEP)
+        /* stiffer than a quarter of the substep rate is not stable */
+        rigid = make_soft(fminf(settings->joint_hertz, 0.25f * inverse_h),
+                          settings->joint_damping_ratio, js->h);
+    for (int k = 0; k < js->count; ++k) {
+        joint *j = &js->world->joints.data[js->active[k]];
+        joint_step *s = &js->steps[k];
+        frame_step(js, j, s);
+        s->h = js->h;
+        s->inverse_h = inverse_h;
+        s->rigid_soft = rigid;
+        s->use_bias = true;
+        joint_ops_of(j->type)->prepare(j, s);
+    }
+}
+
+void joints_warm_start(joint_solver *js)
+{
+    for (int k = 0; k < js->count; ++k) {
+        joint *j = &js->world->joints.data[js->active[k]];
+        joint_ops_of(j->type)->warm_start(j, &js->steps[k]);
+    }
+}
+
+void joints_solve(joint_solver *js, bool use_bias)
+{
+    for (int k = 0; k < js->count; ++k) {
+        joint *j = &js->world->joints.data[js->active[k]];
+        js->steps[k].use_bias = use_bias;
+        joint_ops_of(j->type)->solve(j, &js->steps[k]);
+    }
+}
+
+/* Over break_force in force, or in torque for the joints that hold rotation. */
+static bool over_break_force(const joint *j)
+{
+    float limit = j->settings.break_force;
+    if (limit <= 0.0f)
+        return false;
+    return glms_vec3_norm(j->reaction_force) > limit || glms_vec3_norm(j->reaction_torque) > limit;
+}
+
+void joints_end(joint_solver *js)
+{
+    float inverse_h = 1.0f / js->h;
+    for (int k = 0; k < js->count; ++k) {
+        joint *j = &js->world->joints.data[js->active[k]];
+        vec3s linear, angular;
+        joint_ops_of(j->type)->reaction(j, &linear, &angular);
+        j->reaction_force = glms_vec3_scale(linear, inverse_h);
+        j->reaction_torque = glms_vec3_scale(angular, inverse_h);
+        if (over_break_force(j) && !j->broken) {
+            j->broken = true;
+            js->world->joints_broken++;
+        }
+    }
+    if (js->steps)
+        arena_pop(&js->world->scratch, js->steps);
+    if (js->active)
+        arena_pop(&js->world->scratch, js->active);
+    js->steps = NULL;
+    js->active = NULL;
+    js->count = 0;
+}

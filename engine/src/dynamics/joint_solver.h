@@ -1,0 +1,31 @@
+/* The joints' part of the solver step: which joints take part, and the passes the contact
+   solver interleaves with its own (joints first in every pass, as in Box2D v3). */
+#ifndef CAIRN_DYNAMICS_JOINT_SOLVER_H
+#define CAIRN_DYNAMICS_JOINT_SOLVER_H
+
+#include "dynamics/integrate.h"
+
+struct joint_step;
+
+typedef struct joint_solver {
+    cairn_world *world;
+    body_velocity *velocities; /* by body index; the slot at bodies.count is the world's */
+    struct joint_step *steps;  /* one per active joint */
+    uint32_t *active;          /* their joint indices */
+    int count;
+    float h;
+} joint_solver;
+
+/* Collects the joints with an awake body (scratch memory; none when it runs out) and puts the
+   bodies the step does not move at rest in velocities. */
+void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h);
+/* At the start of each substep: the frames at the current positions, the rows and their
+   effective masses. */
+void joints_prepare(joint_solver *js);
+void joints_warm_start(joint_solver *js);
+/* One pass; use_bias false is soft step's relax pass (velocity only). */
+void joints_solve(joint_solver *js, bool use_bias);
+/* Reaction forces, the break test, and the scratch memory back. */
+void joints_end(joint_solver *js);
+
+#endif
