@@ -508,7 +508,7 @@ static void substep(solver *s, int mode)
     int velocity_passes = passes(settings->velocity_iterations, settings->substeps);
     if (mode == CAIRN_SOFT_STEP) {
         for (int k = 0; k < velocity_passes; ++k) {
-            joints_solve(&s->joints, true);
+            joints_solve(&s->joints);
             solve_contacts(s, BIAS_SOFT);
         }
         move_bodies(s, NULL);
@@ -517,7 +517,7 @@ static void substep(solver *s, int mode)
             /* A soft joint is a damped spring: its correction velocity is part of the model
                and stays (relaxing it away cost a 60-degree pendulum 13% of its energy in 10 s,
                keeping it 0.8%: tests/joints/test_pendulum.c). */
-            joints_solve(&s->joints, true);
+            joints_solve(&s->joints);
             solve_contacts(s, BIAS_RELAX);
         }
         return;
@@ -525,7 +525,7 @@ static void substep(solver *s, int mode)
     /* Rigid modes: joints carry a Baumgarte bias in both (split impulse is for contacts). */
     bias_mode contact_mode = mode == CAIRN_BAUMGARTE ? BIAS_BAUMGARTE : BIAS_NONE;
     for (int k = 0; k < velocity_passes; ++k) {
-        joints_solve(&s->joints, true);
+        joints_solve(&s->joints);
         solve_contacts(s, contact_mode);
     }
     if (mode == CAIRN_BAUMGARTE)

@@ -7,6 +7,7 @@
 #include <cairn/joint.h>
 
 #include "dynamics/joint_rows.h"
+#include "dynamics/joint_tree.h"
 #include "dynamics/world_state.h"
 
 /* body_a of a joint held to the world. */
@@ -89,7 +90,7 @@ typedef struct joint_step {
     versors frame_a, frame_b; /* world rotations of the joint frames */
     float h, inverse_h;
     softness rigid_soft; /* the world's joint softness (or Baumgarte) for equality rows */
-    bool use_bias;       /* false in soft step's relax pass */
+    bool direct;         /* the equality rows are the tree solve's (joint_tree.h): skip them */
     bool baumgarte;      /* rigid mode: Baumgarte bias, no softness */
 } joint_step;
 
@@ -103,6 +104,8 @@ typedef struct joint_ops {
     float (*position)(const joint *j, const joint_step *s);
     /* The impulse of the last substep on body b: linear (N s) and angular (N m s). */
     void (*reaction)(const joint *j, vec3s *linear, vec3s *angular);
+    /* The equality rows after prepare, for the tree solve; returns how many (0: none). */
+    int (*equality_rows)(joint *j, const joint_step *s, joint_row *out);
 } joint_ops;
 
 extern const joint_ops joint_ball_ops, joint_hinge_ops, joint_slider_ops, joint_fixed_ops,
@@ -129,11 +132,11 @@ vec3s joint_rotation_vector(versors q);
    relative rotation's rotation vector in them. */
 void joint_lock_rotation(angle_part *lock, const joint_step *s);
 
-/* The softness of equality rows in this pass: the world's joint softness (or Baumgarte) with
-   bias, velocity only in the relax pass. */
+/* The softness of equality rows and of violated limits: the world's joint softness, or a
+   Baumgarte bias in the rigid modes. */
 static inline softness joint_equality_soft(const joint_step *s)
 {
-    return s->use_bias ? s->rigid_soft : (softness){0.0f, 1.0f, 0.0f};
+    return s->rigid_soft;
 }
 
 /* The free axis's rows: limit (lower, upper as C >= 0 rows), motor, spring, all on one

@@ -13,7 +13,14 @@ static void ball_warm_start(joint *j, joint_step *s)
 
 static void ball_solve(joint *j, joint_step *s)
 {
-    point_solve(&j->point, &s->pair, joint_equality_soft(s));
+    if (!s->direct)
+        point_solve(&j->point, &s->pair, joint_equality_soft(s));
+}
+
+static int ball_rows(joint *j, const joint_step *s, joint_row *out)
+{
+    (void)s;
+    return joint_rows_point(&j->point, out);
 }
 
 static float ball_position(const joint *j, const joint_step *s)
@@ -29,5 +36,5 @@ static void ball_reaction(const joint *j, vec3s *linear, vec3s *angular)
     *angular = glms_vec3_zero();
 }
 
-const joint_ops joint_ball_ops = {ball_prepare, ball_warm_start, ball_solve, ball_position,
-                                  ball_reaction};
+const joint_ops joint_ball_ops = {ball_prepare,  ball_warm_start, ball_solve,
+                                  ball_position, ball_reaction,   ball_rows};

@@ -31,11 +31,22 @@ static void distance_warm_start(joint *j, joint_step *s)
 static void distance_solve(joint *j, joint_step *s)
 {
     joint_distance_state *ds = &j->state.distance;
-    if (keeps_rest_length(j))
+    if (keeps_rest_length(j) && !s->direct)
         row_solve_equality(&ds->axis, &s->pair, &ds->rigid_impulse, ds->length - ds->rest_length,
                            joint_equality_soft(s));
-    else
+    else if (!keeps_rest_length(j))
         free_axis_solve(j, s, &ds->axis, ds->length);
+}
+
+/* Only the rod of fixed length is an equality row; limits and springs are not. */
+static int distance_rows(joint *j, const joint_step *s, joint_row *out)
+{
+    (void)s;
+    joint_distance_state *ds = &j->state.distance;
+    if (!keeps_rest_length(j))
+        return 0;
+    out[0] = joint_row_axis(&ds->axis, ds->length - ds->rest_length, &ds->rigid_impulse);
+    return 1;
 }
 
 static float distance_position(const joint *j, const joint_step *s)
@@ -51,5 +62,5 @@ static void distance_reaction(const joint *j, vec3s *linear, vec3s *angular)
     *angular = glms_vec3_zero();
 }
 
-const joint_ops joint_distance_ops = {distance_prepare, distance_warm_start, distance_solve,
-                                      distance_position, distance_reaction};
+const joint_ops joint_distance_ops = {distance_prepare,  distance_warm_start, distance_solve,
+                                      distance_position, distance_reaction,   distance_rows};

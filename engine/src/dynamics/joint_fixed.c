@@ -17,8 +17,17 @@ static void fixed_warm_start(joint *j, joint_step *s)
 /* Rotation first, the point last: the point's error is the one seen most. */
 static void fixed_solve(joint *j, joint_step *s)
 {
+    if (s->direct)
+        return;
     angle_solve(&j->state.fixed.lock, &s->pair, joint_equality_soft(s));
     point_solve(&j->point, &s->pair, joint_equality_soft(s));
+}
+
+static int fixed_rows(joint *j, const joint_step *s, joint_row *out)
+{
+    (void)s;
+    int count = joint_rows_angle(&j->state.fixed.lock, out);
+    return count + joint_rows_point(&j->point, out + count);
 }
 
 static float fixed_position(const joint *j, const joint_step *s)
@@ -34,5 +43,5 @@ static void fixed_reaction(const joint *j, vec3s *linear, vec3s *angular)
     *angular = angle_impulse(&j->state.fixed.lock);
 }
 
-const joint_ops joint_fixed_ops = {fixed_prepare, fixed_warm_start, fixed_solve, fixed_position,
-                                   fixed_reaction};
+const joint_ops joint_fixed_ops = {fixed_prepare,  fixed_warm_start, fixed_solve,
+                                   fixed_position, fixed_reaction,   fixed_rows};

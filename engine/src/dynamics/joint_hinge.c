@@ -27,8 +27,17 @@ static void hinge_solve(joint *j, joint_step *s)
 {
     joint_hinge_state *h = &j->state.hinge;
     free_axis_solve(j, s, &h->axis, h->angle);
+    if (s->direct)
+        return;
     angle_solve(&h->lock, &s->pair, joint_equality_soft(s));
     point_solve(&j->point, &s->pair, joint_equality_soft(s));
+}
+
+static int hinge_rows(joint *j, const joint_step *s, joint_row *out)
+{
+    (void)s;
+    int count = joint_rows_angle(&j->state.hinge.lock, out);
+    return count + joint_rows_point(&j->point, out + count);
 }
 
 static float hinge_position(const joint *j, const joint_step *s)
@@ -44,5 +53,5 @@ static void hinge_reaction(const joint *j, vec3s *linear, vec3s *angular)
                              glms_vec3_scale(j->state.hinge.axis.angular_b, free_axis_impulse(j)));
 }
 
-const joint_ops joint_hinge_ops = {hinge_prepare, hinge_warm_start, hinge_solve, hinge_position,
-                                   hinge_reaction};
+const joint_ops joint_hinge_ops = {hinge_prepare,  hinge_warm_start, hinge_solve,
+                                   hinge_position, hinge_reaction,   hinge_rows};

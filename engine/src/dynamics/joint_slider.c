@@ -33,10 +33,22 @@ static void slider_solve(joint *j, joint_step *s)
 {
     joint_slider_state *sl = &j->state.slider;
     free_axis_solve(j, s, &sl->axis, sl->translation);
+    if (s->direct)
+        return;
     angle_solve(&sl->lock, &s->pair, joint_equality_soft(s));
     for (int k = 0; k < 2; ++k)
         row_solve_equality(&sl->across[k], &s->pair, &sl->across_impulse[k], sl->across_error[k],
                            joint_equality_soft(s));
+}
+
+static int slider_rows(joint *j, const joint_step *s, joint_row *out)
+{
+    (void)s;
+    joint_slider_state *sl = &j->state.slider;
+    int count = joint_rows_angle(&sl->lock, out);
+    for (int k = 0; k < 2; ++k)
+        out[count++] = joint_row_axis(&sl->across[k], sl->across_error[k], &sl->across_impulse[k]);
+    return count;
 }
 
 static float slider_position(const joint *j, const joint_step *s)
@@ -55,5 +67,5 @@ static void slider_reaction(const joint *j, vec3s *linear, vec3s *angular)
     *angular = angle_impulse(&sl->lock);
 }
 
-const joint_ops joint_slider_ops = {slider_prepare, slider_warm_start, slider_solve,
-                                    slider_position, slider_reaction};
+const joint_ops joint_slider_ops = {slider_prepare,  slider_warm_start, slider_solve,
+                                    slider_position, slider_reaction,   slider_rows};

@@ -124,9 +124,13 @@ void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocitie
     }
     if (id_pool_count(&world->joint_ids) == 0)
         return;
-    js->active = arena_push(&world->scratch, sizeof(uint32_t) * (size_t)live, "active joints");
-    js->steps = arena_push(&world->scratch, sizeof(joint_step) * (size_t)live, "joint steps");
-    if (js->active == NULL || js->steps == NULL) {
+    size_t n = (size_t)live;
+    js->active = arena_push(&world->scratch, sizeof(uint32_t) * n, "active joints");
+    js->steps = arena_push(&world->scratch, sizeof(joint_step) * n, "joint steps");
+    js->rows = arena_push(&world->scratch, sizeof(tree_joint) * n, "joint rows");
+    js->bodies = arena_push(&world->scratch, sizeof(uint32_t[2]) * n, "joint bodies");
+    js->in_tree = arena_push(&world->scratch, sizeof(bool) * n, "joints in trees");
+    if (!js->active || !js->steps || !js->rows || !js->bodies || !js->in_tree) {
         joints_end(js); /* no memory: the joints sit this step out */
         return;
     }
@@ -136,6 +140,9 @@ void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocitie
             continue;
         rest_if_still(js, j->body_a);
         rest_if_still(js, j->body_b);
+        js->bodies[js->count][0] = j->body_a;
+        js->bodies[js->count][1] = j->body_b;
+        js->in_tree[js->count] = false;
         if (!world->def.solver.warm_starting) /* the step starts from zero impulses */
             joint_reset_impulses(j);
         js->active[js->count++] = (uint32_t)i;
@@ -185,9 +192,24 @@ void joints_prepare(joint_solver *js)
         s->h = js->h;
         s->inverse_h = inverse_h;
         s->rigid_soft = rigid;
-        s->use_bias = true;
         joint_ops_of(j->type)->prepare(j, s);
+        tree_joint *rows = &js->rows[k];
+        rows->pair = &s->pair;
+        /* A tree is solved exactly, so its rows can be rigid: soft rows would give a load the
+           stretch of a spring as stiff as the light link it hangs from. Their error still
+           closes at the soft rate. */
+        rows->soft = (softness){joint_equality_soft(s).bias_rate, 1.0f, 0.0f};
+        rows->moves_a = s->pair.a.inverse_mass > 0.0f;
+        rows->moves_b = s->pair.b.inverse_mass > 0.0f;
+        rows->count = joint_ops_of(j->type)->equality_rows(j, s, rows->rows);
     }
+    if (!js->tree_built && js->count > 0) {
+        js->tree_built = true;
+        joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
+                         (const uint32_t(*)[2])js->bodies, js->count, js->in_tree);
+    }
+    if (js->tree.node_count > 0)
+        joint_tree_factor(&js->tree, js->rows);
 }
 
 void joints_warm_start(joint_solver *js)
@@ -198,13 +220,15 @@ void joints_warm_start(joint_solver *js)
     }
 }
 
-void joints_solve(joint_solver *js, bool use_bias)
+void joints_solve(joint_solver *js)
 {
     for (int k = 0; k < js->count; ++k) {
         joint *j = &js->world->joints.data[js->active[k]];
-        js->steps[k].use_bias = use_bias;
+        js->steps[k].direct = js->in_tree[k];
         joint_ops_of(j->type)->solve(j, &js->steps[k]);
     }
+    if (js->tree.node_count > 0)
+        joint_tree_solve(&js->tree, js->rows);
 }
 
 /* Over break_force in force, or in torque for the joints that hold rotation. */
@@ -230,10 +254,14 @@ void joints_end(joint_solver *js)
             js->world->joints_broken++;
         }
     }
-    if (js->steps)
-        arena_pop(&js->world->scratch, js->steps);
-    if (js->active)
-        arena_pop(&js->world->scratch, js->active);
+    joint_tree_free(&js->tree, &js->world->scratch);
+    void *pushed[] = {js->in_tree, js->bodies, js->rows, js->steps, js->active};
+    for (int i = 0; i < 5; ++i)
+        if (pushed[i])
+            arena_pop(&js->world->scratch, pushed[i]);
+    js->in_tree = NULL;
+    js->bodies = NULL;
+    js->rows = NULL;
     js->steps = NULL;
     js->active = NULL;
     js->count = 0;

@@ -4,6 +4,7 @@
 #define CAIRN_DYNAMICS_JOINT_SOLVER_H
 
 #include "dynamics/integrate.h"
+#include "dynamics/joint_tree.h"
 
 struct joint_step;
 
@@ -14,6 +15,12 @@ typedef struct joint_solver {
     uint32_t *active;          /* their joint indices */
     int count;
     float h;
+    /* The joints whose equality rows the tree solve takes (joint_tree.h). */
+    tree_joint *rows; /* per active joint */
+    uint32_t (*bodies)[2];
+    bool *in_tree;
+    joint_tree tree;
+    bool tree_built; /* at the first substep, once the rows are known */
 } joint_solver;
 
 /* Collects the joints with an awake body (scratch memory; none when it runs out) and puts the
@@ -23,8 +30,9 @@ void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocitie
    effective masses. */
 void joints_prepare(joint_solver *js);
 void joints_warm_start(joint_solver *js);
-/* One pass; use_bias false is soft step's relax pass (velocity only). */
-void joints_solve(joint_solver *js, bool use_bias);
+/* One pass: Gauss-Seidel over the rows outside trees, then the tree solve. Soft joints keep
+   their bias in soft step's relax passes too (see contact_solver.c). */
+void joints_solve(joint_solver *js);
 /* Reaction forces, the break test, and the scratch memory back. */
 void joints_end(joint_solver *js);
 

@@ -54,7 +54,14 @@ static void swing_twist_solve(joint *j, joint_step *s)
         row_solve_limit(&st->twist, &s->pair, &j->free_axis.upper, d->upper - st->twist_angle,
                         -1.0f, s->inverse_h, soft);
     }
-    point_solve(&j->point, &s->pair, soft);
+    if (!s->direct)
+        point_solve(&j->point, &s->pair, soft);
+}
+
+static int swing_twist_rows(joint *j, const joint_step *s, joint_row *out)
+{
+    (void)s;
+    return joint_rows_point(&j->point, out);
 }
 
 static float swing_twist_position(const joint *j, const joint_step *s)
@@ -75,6 +82,6 @@ static void swing_twist_reaction(const joint *j, vec3s *linear, vec3s *angular)
         *angular = glms_vec3_add(*angular, angle_impulse(&st->friction));
 }
 
-const joint_ops joint_swing_twist_ops = {swing_twist_prepare, swing_twist_warm_start,
-                                         swing_twist_solve, swing_twist_position,
-                                         swing_twist_reaction};
+const joint_ops joint_swing_twist_ops = {swing_twist_prepare,  swing_twist_warm_start,
+                                         swing_twist_solve,    swing_twist_position,
+                                         swing_twist_reaction, swing_twist_rows};

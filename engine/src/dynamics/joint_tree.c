@@ -1,0 +1,462 @@
+/* The tree solve (joint_tree.h). The system for one pass is
+
+       [ M   -J^T ] [dv     ]   [ 0                          ]
+       [ -J  -G   ] [dlambda] = [ J v + bias + G lambda_acc  ]
+
+   with M the bodies' mass matrices, J the joints' equality rows, G the rows' compliance (soft
+   constraints: G = k / a2 per row, 0 when rigid). Its graph (a node per body and per joint, an
+   edge where a joint acts on a body) is a forest when the joints make no loop, and eliminating
+   children before parents then fills nothing in: block LDL^T in O(nodes). A joint to the
+   world has one body: it is made the root of its tree, so that every joint node is eliminated
+   after one of its bodies and its block stays invertible even when rigid (G = 0). */
+#include "dynamics/joint_tree.h"
+
+#include <string.h>
+
+enum { NODE_BODY, NODE_JOINT };
+
+struct tree_node {
+    int kind;
+    int index;  /* body index, or joint (active) index */
+    int parent; /* position in nodes, -1 for a root */
+    int dim;    /* 6 for a body, the row count for a joint */
+    int side;   /* of the edge to the parent: which side of the joint the body is (0 a, 1 b) */
+    const joint_body_state *body; /* body nodes */
+    double inverse[36];           /* D^-1 */
+    double to_parent[36];         /* D^-1 H(node, parent): dim x parent dim */
+    double x[6];
+};
+
+/* ---- small dense matrices, row-major, double ---- */
+
+/* Inverts the n x n matrix a (destroyed) into out by Gauss-Jordan with partial pivoting; zero
+   when singular. */
+static void invert(double *a, int n, double *out)
+{
+    for (int i = 0; i < n * n; ++i)
+        out[i] = (i % (n + 1)) == 0 ? 1.0 : 0.0;
+    for (int c = 0; c < n; ++c) {
+        int pivot = c;
+        for (int r = c + 1; r < n; ++r)
+            if (__builtin_fabs(a[r * n + c]) > __builtin_fabs(a[pivot * n + c]))
+                pivot = r;
+        if (!(__builtin_fabs(a[pivot * n + c]) > 1e-300)) {
+            memset(out, 0, sizeof(double) * (size_t)(n * n));
+            return;
+        }
+        for (int k = 0; k < n && pivot != c; ++k) {
+            double t = a[c * n + k];
+            a[c * n + k] = a[pivot * n + k];
+            a[pivot * n + k] = t;
+            t = out[c * n + k];
+            out[c * n + k] = out[pivot * n + k];
+            out[pivot * n + k] = t;
+        }
+        double scale = 1.0 / a[c * n + c];
+        for (int k = 0; k < n; ++k) {
+            a[c * n + k] *= scale;
+            out[c * n + k] *= scale;
+        }
+        for (int r = 0; r < n; ++r) {
+            double f = a[r * n + c];
+            if (r == c || f == 0.0)
+                continue;
+            for (int k = 0; k < n; ++k) {
+                a[r * n + k] -= f * a[c * n + k];
+                out[r * n + k] -= f * out[c * n + k];
+            }
+        }
+    }
+}
+
+/* ---- the blocks of H ---- */
+
+/* J of the joint's rows for one side: rows x 6. */
+static void side_jacobian(const tree_joint *tj, int side, double *out)
+{
+    for (int r = 0; r < tj->count; ++r)
+        for (int k = 0; k < 6; ++k)
+            out[r * 6 + k] = tj->rows[r].jacobian[side * 6 + k];
+}
+
+/* H(node, parent) = -J_side (joint under a body) or -J_side^T (body under a joint). */
+static void coupling(const tree_node *node, const tree_node *parent, const tree_joint *joints,
+                     double *out)
+{
+    double j[36];
+    if (node->kind == NODE_JOINT) {
+        side_jacobian(&joints[node->index], node->side, j);
+        for (int i = 0; i < node->dim * 6; ++i)
+            out[i] = -j[i];
+        return;
+    }
+    side_jacobian(&joints[parent->index], node->side, j);
+    for (int r = 0; r < parent->dim; ++r)
+        for (int k = 0; k < 6; ++k)
+            out[k * parent->dim + r] = -j[r * 6 + k];
+}
+
+/* M of a body: mass on the diagonal, the world inertia (inverted from the solver's inverse). */
+static void mass_block(const joint_body_state *b, double *out)
+{
+    memset(out, 0, sizeof(double) * 36);
+    for (int i = 0; i < 3; ++i)
+        out[i * 6 + i] = 1.0 / (double)b->inverse_mass;
+    double inverse_inertia[9], inertia[9];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            inverse_inertia[r * 3 + c] = (double)b->inverse_inertia.raw[c][r];
+    invert(inverse_inertia, 3, inertia);
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            out[(3 + r) * 6 + 3 + c] = inertia[r * 3 + c];
+}
+
+/* The row's own J M^-1 J^T: its effective mass's inverse, for the compliance. */
+static double row_stiffness(const joint_row *row, const joint_pair *pair)
+{
+    double k = 0.0;
+    const joint_body_state *sides[2] = {&pair->a, &pair->b};
+    for (int s = 0; s < 2; ++s) {
+        const float *j = &row->jacobian[s * 6];
+        vec3s angular = {{j[3], j[4], j[5]}};
+        vec3s response = glms_mat3_mulv(sides[s]->inverse_inertia, angular);
+        k += (double)sides[s]->inverse_mass * (double)(j[0] * j[0] + j[1] * j[1] + j[2] * j[2]) +
+             (double)glms_vec3_dot(angular, response);
+    }
+    return k;
+}
+
+/* -G of a joint: the compliance of soft rows (a2 = mass_scale / impulse_scale). */
+static void joint_block(const tree_joint *tj, double *out)
+{
+    int n = tj->count;
+    memset(out, 0, sizeof(double) * (size_t)(n * n));
+    if (tj->soft.impulse_scale == 0.0f)
+        return;
+    double ratio = (double)tj->soft.impulse_scale / (double)tj->soft.mass_scale;
+    for (int r = 0; r < n; ++r)
+        out[r * n + r] = -ratio * row_stiffness(&tj->rows[r], tj->pair);
+}
+
+void joint_tree_factor(joint_tree *t, const tree_joint *joints)
+{
+    /* D starts as H(node, node); each child, once inverted, takes its share off its parent */
+    for (int i = 0; i < t->node_count; ++i) {
+        tree_node *n = &t->nodes[i];
+        if (n->kind == NODE_BODY)
+            mass_block(n->body, n->inverse);
+        else
+            joint_block(&joints[n->index], n->inverse);
+    }
+    for (int i = 0; i < t->node_count; ++i) {
+        tree_node *n = &t->nodes[i];
+        double d[36];
+        memcpy(d, n->inverse, sizeof(double) * (size_t)(n->dim * n->dim));
+        invert(d, n->dim, n->inverse);
+        if (n->parent < 0)
+            continue;
+        tree_node *p = &t->nodes[n->parent];
+        double h[36];
+        coupling(n, p, joints, h);
+        /* to_parent = D^-1 H (dim x pdim); the parent's D -= H^T D^-1 H */
+        for (int r = 0; r < n->dim; ++r)
+            for (int c = 0; c < p->dim; ++c) {
+                double sum = 0.0;
+                for (int k = 0; k < n->dim; ++k)
+                    sum += n->inverse[r * n->dim + k] * h[k * p->dim + c];
+                n->to_parent[r * p->dim + c] = sum;
+            }
+        for (int r = 0; r < p->dim; ++r)
+            for (int c = 0; c < p->dim; ++c) {
+                double sum = 0.0;
+                for (int k = 0; k < n->dim; ++k)
+                    sum += h[k * p->dim + r] * n->to_parent[k * p->dim + c];
+                p->inverse[r * p->dim + c] -= sum;
+            }
+    }
+}
+
+/* J v + bias + G lambda for each row of a joint. */
+static void joint_residual(const tree_joint *tj, double *out)
+{
+    const body_velocity *va = tj->pair->a.velocity, *vb = tj->pair->b.velocity;
+    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
+                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
+                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
+    double ratio = tj->soft.impulse_scale == 0.0f
+                       ? 0.0
+                       : (double)tj->soft.impulse_scale / (double)tj->soft.mass_scale;
+    for (int r = 0; r < tj->count; ++r) {
+        const joint_row *row = &tj->rows[r];
+        double jv = 0.0;
+        for (int k = 0; k < 12; ++k)
+            jv += (double)row->jacobian[k] * (double)v[k];
+        out[r] = jv + (double)tj->soft.bias_rate * (double)row->error +
+                 ratio * row_stiffness(row, tj->pair) * (double)*row->impulse;
+    }
+}
+
+void joint_tree_solve(const joint_tree *t, tree_joint *joints)
+{
+    tree_node *nodes = t->nodes;
+    for (int i = 0; i < t->node_count; ++i) {
+        tree_node *n = &nodes[i];
+        if (n->kind == NODE_BODY)
+            memset(n->x, 0, sizeof n->x);
+        else
+            joint_residual(&joints[n->index], n->x);
+    }
+    /* forward: children first, each passes its share up */
+    for (int i = 0; i < t->node_count; ++i) {
+        const tree_node *n = &nodes[i];
+        if (n->parent < 0)
+            continue;
+        tree_node *p = &nodes[n->parent];
+        for (int c = 0; c < p->dim; ++c)
+            for (int k = 0; k < n->dim; ++k)
+                p->x[c] -= n->to_parent[k * p->dim + c] * n->x[k];
+    }
+    /* backward: parents first */
+    for (int i = t->node_count - 1; i >= 0; --i) {
+        tree_node *n = &nodes[i];
+        double y[6];
+        for (int r = 0; r < n->dim; ++r) {
+            y[r] = 0.0;
+            for (int k = 0; k < n->dim; ++k)
+                y[r] += n->inverse[r * n->dim + k] * n->x[k];
+        }
+        if (n->parent >= 0) {
+            const tree_node *p = &nodes[n->parent];
+            for (int r = 0; r < n->dim; ++r)
+                for (int c = 0; c < p->dim; ++c)
+                    y[r] -= n->to_parent[r * p->dim + c] * p->x[c];
+        }
+        memcpy(n->x, y, sizeof(double) * (size_t)n->dim);
+    }
+    for (int i = 0; i < t->node_count; ++i) {
+        const tree_node *n = &nodes[i];
+        if (n->kind == NODE_JOINT) {
+            tree_joint *tj = &joints[n->index];
+            for (int r = 0; r < tj->count; ++r)
+                *tj->rows[r].impulse += (float)n->x[r];
+            continue;
+        }
+        body_velocity *v = n->body->velocity;
+        v->linear =
+            glms_vec3_add(v->linear, (vec3s){{(float)n->x[0], (float)n->x[1], (float)n->x[2]}});
+        v->angular =
+            glms_vec3_add(v->angular, (vec3s){{(float)n->x[3], (float)n->x[4], (float)n->x[5]}});
+    }
+}
+
+/* ---- choosing the trees ---- */
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+/* Union-find over the moving bodies: a joint joins a tree unless it closes a loop or brings a
+   second grounded joint (one with a side that does not move) into it. */
+static void choose_tree_joints(const tree_joint *joints, const uint32_t (*bodies)[2], int count,
+                               int *parent, bool *grounded, bool *in_tree)
+{
+    for (int k = 0; k < count; ++k) {
+        const tree_joint *tj = &joints[k];
+        in_tree[k] = false;
+        if (tj->count == 0 || (!tj->moves_a && !tj->moves_b))
+            continue;
+        if (tj->moves_a && tj->moves_b) {
+            int ra = find_root(parent, (int)bodies[k][0]),
+                rb = find_root(parent, (int)bodies[k][1]);
+            if (ra == rb || (grounded[ra] && grounded[rb]))
+                continue;
+            parent[rb] = ra;
+            grounded[ra] |= grounded[rb];
+        } else {
+            int r = find_root(parent, (int)bodies[k][tj->moves_a ? 0 : 1]);
+            if (grounded[r])
+                continue;
+            grounded[r] = true;
+        }
+        in_tree[k] = true;
+    }
+}
+
+typedef struct tree_build {
+    tree_node *nodes;
+    int count;
+    int32_t *body_node; /* by body index, -1 */
+    int32_t *first;     /* CSR of body node -> tree joints */
+    int32_t *linked;
+    bool *placed_joint; /* by joint */
+} tree_build;
+
+static int add_node(tree_build *b, int kind, int index, int parent, int dim, int side)
+{
+    tree_node *n = &b->nodes[b->count];
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->index = index;
+    n->parent = parent;
+    n->dim = dim;
+    n->side = side;
+    return b->count++;
+}
+
+/* Breadth first from a root: body nodes take the joints around them as children, joint nodes
+   the body on their other side. Nodes come out parents first. */
+static void grow(tree_build *b, const tree_joint *joints, const uint32_t (*bodies)[2], int head)
+{
+    for (; head < b->count; ++head) {
+        tree_node n = b->nodes[head];
+        if (n.kind == NODE_JOINT) {
+            const tree_joint *tj = &joints[n.index];
+            for (int side = 0; side < 2; ++side) {
+                bool moves = side == 0 ? tj->moves_a : tj->moves_b;
+                uint32_t at = bodies[n.index][side];
+                if (!moves || b->body_node[at] >= 0)
+                    continue;
+                b->body_node[at] = add_node(b, NODE_BODY, (int)at, head, 6, side);
+                b->nodes[b->body_node[at]].body = side == 0 ? &tj->pair->a : &tj->pair->b;
+            }
+            continue;
+        }
+        for (int32_t e = b->first[n.index]; e < b->first[n.index + 1]; ++e) {
+            int k = b->linked[e];
+            if (b->placed_joint[k])
+                continue;
+            b->placed_joint[k] = true;
+            int side = bodies[k][0] == (uint32_t)n.index ? 0 : 1;
+            add_node(b, NODE_JOINT, k, head, joints[k].count, side);
+        }
+    }
+}
+
+/* Reverses the order (children first) and renumbers the parents. */
+static void children_first(tree_node *nodes, int count)
+{
+    for (int i = 0; i < count / 2; ++i) {
+        tree_node t = nodes[i];
+        nodes[i] = nodes[count - 1 - i];
+        nodes[count - 1 - i] = t;
+    }
+    for (int i = 0; i < count; ++i)
+        if (nodes[i].parent >= 0)
+            nodes[i].parent = count - 1 - nodes[i].parent;
+}
+
+bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_joint *joints,
+                      const uint32_t (*bodies)[2], int count, bool *in_tree)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = (size_t)body_count, k = (size_t)count;
+    void *memory =
+        arena_push(scratch, sizeof(int32_t) * (3 * n + 1 + 2 * k) + sizeof(bool) * (n + k) + 16,
+                   "joint tree scratch");
+    tree_node *nodes = arena_push(scratch, sizeof(tree_node) * (3 * k + 1), "joint tree nodes");
+    if (memory == NULL || nodes == NULL) {
+        if (nodes)
+            arena_pop(scratch, nodes);
+        if (memory)
+            arena_pop(scratch, memory);
+        memset(in_tree, 0, k);
+        return false;
+    }
+    int32_t *union_parent = memory, *first = union_parent + n, *body_node = first + n + 1;
+    int32_t *linked = body_node + n;
+    bool *grounded = (bool *)(linked + 2 * k), *placed = grounded + n;
+    for (int i = 0; i < body_count; ++i) {
+        union_parent[i] = i;
+        grounded[i] = false;
+        body_node[i] = -1;
+    }
+    choose_tree_joints(joints, bodies, count, union_parent, grounded, in_tree);
+    /* adjacency of moving bodies to their tree joints */
+    memset(first, 0, sizeof(int32_t) * (n + 1));
+    for (int j = 0; j < count; ++j)
+        for (int side = 0; side < 2 && in_tree[j]; ++side)
+            if (side == 0 ? joints[j].moves_a : joints[j].moves_b)
+                first[bodies[j][side] + 1]++;
+    for (int i = 0; i < body_count; ++i)
+        first[i + 1] += first[i];
+    int32_t *cursor = union_parent; /* the union-find is done with */
+    memcpy(cursor, first, sizeof(int32_t) * n);
+    for (int j = 0; j < count; ++j) {
+        placed[j] = !in_tree[j];
+        for (int side = 0; side < 2 && in_tree[j]; ++side)
+            if (side == 0 ? joints[j].moves_a : joints[j].moves_b)
+                linked[cursor[bodies[j][side]]++] = j;
+    }
+    tree_build b = {nodes, 0, body_node, first, linked, placed};
+    /* grounded joints root their trees; trees without one start at a body */
+    for (int j = 0; j < count; ++j)
+        if (!placed[j] && !(joints[j].moves_a && joints[j].moves_b)) {
+            placed[j] = true;
+            grow(&b, joints, bodies,
+                 add_node(&b, NODE_JOINT, j, -1, joints[j].count, joints[j].moves_a ? 0 : 1));
+        }
+    for (int j = 0; j < count; ++j)
+        if (!placed[j]) {
+            uint32_t root = bodies[j][0];
+            body_node[root] = add_node(&b, NODE_BODY, (int)root, -1, 6, 0);
+            b.nodes[body_node[root]].body = &joints[j].pair->a;
+            grow(&b, joints, bodies, body_node[root]);
+        }
+    children_first(nodes, b.count);
+    t->nodes = nodes;
+    t->node_count = b.count;
+    t->scratch = memory;
+    return true;
+}
+
+void joint_tree_free(joint_tree *t, arena *scratch)
+{
+    if (t->nodes)
+        arena_pop(scratch, t->nodes);
+    if (t->scratch)
+        arena_pop(scratch, t->scratch);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- rows of the parts ---- */
+
+static joint_row make_joint_row(vec3s linear, vec3s angular_a, vec3s angular_b, float error,
+                                float *impulse)
+{
+    return (joint_row){{-linear.x, -linear.y, -linear.z, -angular_a.x, -angular_a.y, -angular_a.z,
+                        linear.x, linear.y, linear.z, angular_b.x, angular_b.y, angular_b.z},
+                       error,
+                       impulse};
+}
+
+int joint_rows_point(point_part *p, joint_row *out)
+{
+    float *impulse[3] = {&p->impulse.x, &p->impulse.y, &p->impulse.z};
+    float error[3] = {p->error.x, p->error.y, p->error.z};
+    for (int k = 0; k < 3; ++k) {
+        vec3s e = glms_vec3_zero();
+        e.raw[k] = 1.0f;
+        out[k] = make_joint_row(e, glms_vec3_cross(p->r_a, e), glms_vec3_cross(p->r_b, e), error[k],
+                                impulse[k]);
+    }
+    return 3;
+}
+
+int joint_rows_angle(angle_part *p, joint_row *out)
+{
+    for (int k = 0; k < p->count; ++k)
+        out[k] =
+            make_joint_row(glms_vec3_zero(), p->axes[k], p->axes[k], p->error[k], &p->impulse[k]);
+    return p->count;
+}
+
+joint_row joint_row_axis(const axis_row *row, float error, float *impulse)
+{
+    return make_joint_row(row->linear, row->angular_a, row->angular_b, error, impulse);
+}
