@@ -18,10 +18,12 @@ static void swing_twist_prepare(joint *j, joint_step *s)
        and any axis across x_a serves. */
     vec3s swing_axis = sine > 1e-6f ? glms_vec3_scale(turn, 1.0f / sine) : joint_axis_y(s->frame_a);
     st->swing = axis_row_angular(&s->pair, swing_axis);
-    vec3s mean = glms_vec3_add(x_a, x_b);
-    float mean_length = glms_vec3_norm(mean);
-    st->twist = axis_row_angular(
-        &s->pair, mean_length > 1e-6f ? glms_vec3_scale(mean, 1.0f / mean_length) : x_a);
+    /* The twist of the swing-twist decomposition turns at w . (x_a + x_b) / (1 + x_a . x_b)
+       (w the relative angular velocity): that is the row, not the unit mean axis, which
+       undercounts the rate as the swing opens. Reversed axes have no twist to speak of. */
+    float along = 1.0f + cosine;
+    vec3s rate = along > 1e-3f ? glms_vec3_scale(glms_vec3_add(x_a, x_b), 1.0f / along) : x_a;
+    st->twist = axis_row_angular(&s->pair, rate);
     st->twist_angle = joint_twist_angle(joint_relative_rotation(s));
     if (j->settings.enable_motor) {
         vec3s axes[3] = {x_a, joint_axis_y(s->frame_a), joint_axis_z(s->frame_a)};
