@@ -36,7 +36,12 @@ enum cairn_debug_draw_flags {
     CAIRN_DEBUG_DRAW_VELOCITY = 1u << 6, /* linear (yellow, 0.1 s of motion) and angular (magenta,
                                             0.1 rad/s per metre) velocity of moving bodies */
     CAIRN_DEBUG_DRAW_PAIRS = 1u << 7,    /* a line between the centres of every broadphase pair */
-    CAIRN_DEBUG_DRAW_ALL = (1u << 8) - 1u,
+    CAIRN_DEBUG_DRAW_JOINTS = 1u << 8,   /* every joint: its anchors (white) and the lines to its
+                                            bodies' centres (grey), the axis (cyan), hinge limit
+                                            arcs, swing cones and twist arcs (yellow), slider and
+                                            distance ranges (yellow); joints broken in the last
+                                            step as red points */
+    CAIRN_DEBUG_DRAW_ALL = (1u << 9) - 1u,
 };
 
 /* Draws the layers named by flags, as of the last step. False (cairn_last_error() set, nothing

@@ -114,6 +114,7 @@ typedef struct cairn_joint_break_event {
     cairn_joint_id joint;
     cairn_body_id body_a, body_b;
     vec3s force, torque; /* the reaction that broke it, N and N m */
+    vec3s point;         /* world: body_b's anchor when it broke */
     void *user_data;
 } cairn_joint_break_event;
 typedef struct cairn_joint_events {

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/validate.h"
 #include "core/xform.h"
+#include "dynamics/debug_draw_internal.h"
 #include "dynamics/world_state.h"
 
 #include <math.h>
@@ -28,7 +29,7 @@ static vec4s rgba(float r, float g, float b, float a)
 
 /* ---- primitives with line fallbacks ---- */
 
-static void draw_point(const cairn_debug_draw *d, vec3s at, vec4s colour)
+void debug_draw_point(const cairn_debug_draw *d, vec3s at, vec4s colour)
 {
     if (d->point) {
         d->point(d->context, at, POINT_SIZE, colour);
@@ -86,7 +87,7 @@ static void draw_manifold(const manifold *m, const cairn_debug_draw *d, uint32_t
         vec3s p = m->points[i].anchor_a;
         bool touching = m->points[i].separation <= 0.0f;
         if (flags & CAIRN_DEBUG_DRAW_CONTACT_POINTS)
-            draw_point(d, p, touching ? rgba(1, 0.1f, 0.1f, 1) : rgba(1, 0.6f, 0.1f, 1));
+            debug_draw_point(d, p, touching ? rgba(1, 0.1f, 0.1f, 1) : rgba(1, 0.6f, 0.1f, 1));
         if (flags & CAIRN_DEBUG_DRAW_CONTACT_NORMALS) {
             vec3s tip = glms_vec3_add(p, glms_vec3_scale(m->normal, NORMAL_LENGTH));
             d->line(d->context, p, tip, rgba(0.2f, 1, 0.3f, 1));
@@ -191,7 +192,7 @@ static void draw_centers(const cairn_world *w, const cairn_debug_draw *d)
     for (int i = 0; i < w->bodies.count; ++i) {
         const body *b = &w->bodies.data[i];
         if (b->alive && b->type == CAIRN_DYNAMIC) {
-            draw_point(d, b->center, rgba(1, 1, 1, 1));
+            debug_draw_point(d, b->center, rgba(1, 1, 1, 1));
             draw_frame(d, (cairn_transform){b->center, b->transform.rotation}, FRAME_AXIS_LENGTH);
         }
     }
@@ -268,6 +269,8 @@ bool cairn_world_debug_draw(const cairn_world *world, const cairn_debug_draw *dr
     if (flags & CAIRN_DEBUG_DRAW_VELOCITY) {
         draw_velocities(world, draw);
     }
+    if (flags & CAIRN_DEBUG_DRAW_JOINTS)
+        joints_debug_draw(world, draw);
     if (flags & CAIRN_DEBUG_DRAW_PAIRS) {
         draw_pairs(world, draw);
     }
@@ -355,12 +358,12 @@ static void draw_simplex(const support_pair *pair, cairn_transform xa, vec3s ori
     }
     for (int i = 0; i < s.count; ++i) {
         vec3s p = cso_world(xa, origin, s.vertices[i].w);
-        draw_point(d, p, rgba(1, 1, 0.2f, 1));
+        debug_draw_point(d, p, rgba(1, 1, 0.2f, 1));
         for (int j = i + 1; j < s.count; ++j) {
             d->line(d->context, p, cso_world(xa, origin, s.vertices[j].w), rgba(1, 1, 0.2f, 1));
         }
     }
-    draw_point(d, origin, rgba(1, 1, 1, 1));
+    debug_draw_point(d, origin, rgba(1, 1, 1, 1));
 }
 
 bool cairn_pair_debug_draw(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
@@ -381,8 +384,8 @@ bool cairn_pair_debug_draw(const cairn_shape *a, cairn_transform xa, const cairn
     if (!cairn_collide(a, xa, b, xb, NULL, &q)) {
         return false;
     }
-    draw_point(draw, q.point_a, rgba(1, 0.3f, 0.3f, 1));
-    draw_point(draw, q.point_b, rgba(0.3f, 0.3f, 1, 1));
+    debug_draw_point(draw, q.point_a, rgba(1, 0.3f, 0.3f, 1));
+    debug_draw_point(draw, q.point_b, rgba(0.3f, 0.3f, 1, 1));
     draw->line(draw->context, q.point_a, q.point_b, rgba(1, 1, 1, 1));
     vec3s tip = glms_vec3_add(q.point_a, glms_vec3_scale(q.normal, NORMAL_LENGTH));
     draw->line(draw->context, q.point_a, tip, rgba(0.2f, 1, 1, 1));

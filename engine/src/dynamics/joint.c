@@ -357,6 +357,7 @@ void joints_break(cairn_world *world)
             .body_b = body_id_at(world, j->body_b),
             .force = j->reaction_force,
             .torque = j->reaction_torque,
+            .point = xform_point(side_transform(world, j->body_b), j->local_anchor_b),
             .user_data = j->settings.user_data,
         };
         (void)array_push(&world->events.joint_breaks, e); /* best effort, like contact events */

@@ -1,0 +1,12 @@
+/* What the debug-draw layers share: a point with its line fallback, and the joints' layer
+   (joint_draw.c). */
+#ifndef CAIRN_DYNAMICS_DEBUG_DRAW_INTERNAL_H
+#define CAIRN_DYNAMICS_DEBUG_DRAW_INTERNAL_H
+
+#include <cairn/debug_draw.h>
+
+/* A point through draw->point, or a small cross of lines without one. */
+void debug_draw_point(const cairn_debug_draw *d, vec3s at, vec4s colour);
+void joints_debug_draw(const cairn_world *world, const cairn_debug_draw *d);
+
+#endif
