@@ -7,6 +7,7 @@
 #include "debug_lines.h"
 #include "file_watch.h"
 #include "input.h"
+#include "joint_controls.h"
 #include "options.h"
 #include "overlay.h"
 #include "picker.h"
@@ -28,6 +29,7 @@ typedef struct app {
     camera camera;
     sim_clock clock;
     picker picker;
+    joint_controls joints;
     input_state input;
     scene_list scenes;
     file_watch scene_watch, settings_watch;

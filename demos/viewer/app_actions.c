@@ -23,13 +23,14 @@ void app_set_status(app *a, const char *text)
 static void before_step(void *user, cairn_world *world, float dt)
 {
     picker_before_step(&((app *)user)->picker, world, dt);
+    joint_controls_drive(&((app *)user)->joints, world, SDL_GetKeyboardState(NULL));
 }
 
 static void after_step(void *user, cairn_world *world, float dt)
 {
-    (void)dt;
     cairn_step_stats stats = cairn_world_step_stats(world);
     stats_graph_push(&((app *)user)->graph, &stats);
+    joint_controls_after_step(&((app *)user)->joints, world, dt);
 }
 
 bool app_load_scene(app *a)
@@ -38,6 +39,9 @@ bool app_load_scene(app *a)
     if (!scene_load(&a->scene, path, a->opt.settings_path)) {
         return false;
     }
+    a->picker = (picker){.dragging = false}; /* its ids named the old world's bodies and joint */
+    a->joints.driving = false;
+    a->joints.flash_count = 0;
     a->clock.before_step = before_step;
     a->clock.after_step = after_step;
     a->clock.user = a;
@@ -109,7 +113,7 @@ static void pick(app *a, const input_frame *in, int width, int height)
         picker_move(&a->picker, eye, ray);
     }
     if (in->actions & INPUT_RELEASE) {
-        picker_release(&a->picker);
+        picker_release(&a->picker, a->scene.world);
         a->input.grabbing = false;
     }
 }

@@ -13,18 +13,19 @@
 #define PAIR_ASIDE   4.0f /* metres to the right of the selected body where A - B is sketched */
 
 static const struct {
-    uint32_t bit;
+    char key;
     const char *name;
 } layer_names[] = {
-    {CAIRN_DEBUG_DRAW_CONTACT_POINTS, "contact points"},
-    {CAIRN_DEBUG_DRAW_CONTACT_NORMALS, "contact normals"},
-    {CAIRN_DEBUG_DRAW_AABBS, "broadphase fat AABBs"},
-    {CAIRN_DEBUG_DRAW_SAP_INTERVALS, "sweep-and-prune intervals"},
-    {CAIRN_DEBUG_DRAW_SLEEP, "islands / sleep state"},
-    {CAIRN_DEBUG_DRAW_CENTERS, "centres of mass"},
-    {CAIRN_DEBUG_DRAW_VELOCITY, "velocities"},
-    {CAIRN_DEBUG_DRAW_PAIRS, "broadphase pairs"},
-    {LAYER_PAIR, "GJK simplex / EPA polytope of the selected pair"},
+    {'1', "contact points"},
+    {'2', "contact normals"},
+    {'3', "broadphase fat AABBs"},
+    {'4', "sweep-and-prune intervals"},
+    {'5', "islands / sleep state"},
+    {'6', "centres of mass"},
+    {'7', "velocities"},
+    {'8', "broadphase pairs"},
+    {'9', "GJK simplex / EPA polytope of the selected pair"},
+    {'J', "joints: anchors, axes, limits, breaks"},
 };
 enum { LAYER_COUNT = sizeof layer_names / sizeof layer_names[0] };
 
@@ -61,6 +62,7 @@ void app_draw_debug(app *a)
     if (a->layers & LAYER_PAIR) {
         draw_pair(a, &api);
     }
+    joint_controls_draw(&a->joints, a->lines);
     vec3s anchor;
     if (picker_anchor(&a->picker, a->scene.world, &anchor)) {
         debug_lines_add(a->lines, anchor, a->picker.target, (vec4s){{1, 1, 1, 1}});
@@ -81,7 +83,7 @@ static void stats_text(const app *a, char *out, size_t capacity)
     snprintf(out, capacity,
              "%s%.0f fps   %.200s%s\n"
              "step %.2f ms: broad %.2f  narrow %.2f  solver %.2f (integrate %.2f)  islands %.2f\n"
-             "bodies %d  awake %d  pairs %d  contacts %d  points %d\n"
+             "bodies %d  awake %d  pairs %d  contacts %d  points %d  joints %d\n"
              "GJK mean iterations %.2f  cache hits %d (%.0f%%)  EPA calls %d\n"
              "time x%g%s   F1 help",
 #ifndef NDEBUG
@@ -92,9 +94,9 @@ static void stats_text(const app *a, char *out, size_t capacity)
              fps, name ? name + 1 : a->scene.name, a->clock.paused ? "   PAUSED" : "",
              (double)st.total_ms, (double)st.broadphase_ms, (double)st.narrowphase_ms,
              (double)st.solver_ms, (double)st.integrate_ms, (double)st.islands_ms, st.bodies,
-             st.awake_bodies, st.pairs, st.contacts, st.points, (double)st.gjk_iterations,
-             st.cache_hits, (double)hit_rate, st.epa_calls, (double)scale,
-             a->opt.record_dir ? "   REC" : "");
+             st.awake_bodies, st.pairs, st.contacts, st.points, st.joints,
+             (double)st.gjk_iterations, st.cache_hits, (double)hit_rate, st.epa_calls,
+             (double)scale, a->opt.record_dir ? "   REC" : "");
 }
 
 static void help_text(const app *a, char *out, size_t capacity)
@@ -107,10 +109,12 @@ static void help_text(const app *a, char *out, size_t capacity)
                                    "left click select+drag  Ctrl+click pair partner\n"
                                    "left drag orbit  middle/Shift drag pan  wheel zoom\n"
                                    "W A S D fly  Q E down/up  G panels  Esc quit\n"
+                                   "arrows drive motorised hinges (a car)\n"
                                    "Debug layers (0 all off):\n");
     for (int i = 0; i < LAYER_COUNT && used < capacity; ++i) {
-        used += (size_t)snprintf(out + used, capacity - used, "%d [%c] %s\n", i + 1,
-                                 (a->layers & layer_names[i].bit) ? 'x' : ' ', layer_names[i].name);
+        uint32_t bit = input_layer_of_key(layer_names[i].key);
+        used += (size_t)snprintf(out + used, capacity - used, "%c [%c] %s\n", layer_names[i].key,
+                                 (a->layers & bit) ? 'x' : ' ', layer_names[i].name);
     }
 }
 

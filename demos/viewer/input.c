@@ -87,6 +87,15 @@ static unsigned key_action(SDL_Keycode key, bool shift, bool ctrl)
     }
 }
 
+uint32_t input_layer_of_key(char key)
+{
+    if (key == 'j' || key == 'J')
+        return CAIRN_DEBUG_DRAW_JOINTS;
+    if (key == '9')
+        return LAYER_PAIR;
+    return key >= '1' && key <= '8' ? 1u << (key - '1') : 0u;
+}
+
 static void handle_key(const SDL_KeyboardEvent *key, input_frame *frame)
 {
     SDL_Keycode k = key->keysym.sym;
@@ -98,8 +107,8 @@ static void handle_key(const SDL_KeyboardEvent *key, input_frame *frame)
     if (key->repeat) {
         return;
     }
-    if (k >= SDLK_1 && k <= SDLK_9) {
-        frame->layer_toggles ^= 1u << (k - SDLK_1);
+    if ((k >= SDLK_1 && k <= SDLK_9) || k == SDLK_j) {
+        frame->layer_toggles ^= input_layer_of_key(k == SDLK_j ? 'j' : (char)('1' + k - SDLK_1));
     } else if (k == SDLK_0) {
         frame->layers_off = true;
     }

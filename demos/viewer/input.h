@@ -53,7 +53,10 @@ void input_handle(const SDL_Event *event, camera *cam, int viewport_height,
 /* WASD fly (Q down, E up; Shift faster) from the keys held now, for `seconds` of motion. */
 void input_fly(camera *cam, double seconds);
 
-/* Debug layer bits (engine flags in the low byte, viewer-only layers above). */
-#define LAYER_PAIR (1u << 8) /* 9: the GJK view of the selected pair */
+/* Debug layer bits: the engine's flags (keys 1-8, J for joints), viewer-only layers above. */
+#define LAYER_PAIR (1u << 9) /* 9: the GJK view of the selected pair */
+
+/* The layer a key toggles (1-9, J), 0 for other keys. */
+uint32_t input_layer_of_key(char key);
 
 #endif

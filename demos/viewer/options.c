@@ -2,6 +2,8 @@
    [--frames N] [--record DIR] [--shaders DIR]. */
 #include "options.h"
 
+#include "input.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,7 @@ static void usage(FILE *out)
                  "  --shaders   directory of the .vert/.frag files\n"
                  "  --no-overlay  the scene without text panels (G and F1 still work)\n"
                  "  --size      window size in pixels, e.g. 960x540 (default 1280x720)\n"
-                 "  --layers    debug layers on at start, as their key digits (e.g. 125)\n"
+                 "  --layers    debug layers on at start, as their keys (e.g. 125j; default j)\n"
                  "  keys: F1 in the window lists them all (P pause, O step, R reset, Space\n"
                  "        sphere, B box, N next scene, 1-9 debug layers, Esc quit)\n"
                  "  mouse: left click select + drag, left drag orbit, middle or shift+left drag\n"
@@ -44,15 +46,16 @@ static bool parse_size(const char *text, int *width, int *height)
     return true;
 }
 
-/* Digits 1-9, each a debug layer key. */
+/* Layer keys: digits 1-9 and j. */
 static bool parse_layers(const char *text, unsigned *out)
 {
     *out = 0;
     for (const char *c = text; *c; ++c) {
-        if (*c < '1' || *c > '9') {
+        uint32_t bit = input_layer_of_key(*c);
+        if (bit == 0) {
             return false;
         }
-        *out |= 1u << (*c - '1');
+        *out |= bit;
     }
     return text[0] != '\0';
 }
@@ -70,6 +73,7 @@ static bool parse_count(const char *text, int *out)
 
 int options_parse(int argc, char **argv, options *opt)
 {
+    opt->layers = CAIRN_DEBUG_DRAW_JOINTS; /* joints are invisible otherwise */
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -91,7 +95,7 @@ int options_parse(int argc, char **argv, options *opt)
             }
         } else if (!strcmp(a, "--layers") && has_value) {
             if (!parse_layers(argv[++i], &opt->layers)) {
-                fprintf(stderr, "cairn-demo: --layers takes layer key digits 1-9, e.g. 125\n");
+                fprintf(stderr, "cairn-demo: --layers takes layer keys 1-9 and j, e.g. 125j\n");
                 return 2;
             }
         } else if (!strcmp(a, "--shaders") && has_value) {

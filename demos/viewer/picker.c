@@ -1,13 +1,11 @@
-/* Mouse picking and the drag spring. The dragged body's mass is read once at grab time. */
+/* Mouse picking and the drag through a soft joint. */
 #include "picker.h"
 
 #include <math.h>
 
 #define PICK_RANGE     500.0f /* metres a pick ray reaches */
 #define SPRING_HERTZ   3.0f
-#define SPRING_DAMPING 0.7f   /* damping ratio */
-#define MAX_PULL       150.0f /* m/s^2: the spring cannot throw a body faster than this */
-#define PI             3.14159265358979f
+#define SPRING_DAMPING 0.7f /* damping ratio */
 
 static bool id_null(cairn_body_id id)
 {
@@ -19,10 +17,36 @@ static bool ray_hit(const cairn_world *world, vec3s origin, vec3s direction, cai
     return cairn_world_raycast(world, origin, glms_vec3_scale(direction, PICK_RANGE), hit);
 }
 
+/* Ends a drag: its joint goes (when its world is still the one shown). */
+static void stop_drag(picker *p, cairn_world *world)
+{
+    if (p->dragging && world == p->world)
+        cairn_joint_destroy(world, p->joint);
+    p->dragging = false;
+    p->joint = (cairn_joint_id){0, 0};
+    p->world = NULL;
+}
+
+/* A ball joint with a spring from the world at the grabbed point: mass-independent softness,
+   stable at any stiffness, and the solver sees the drag like any other joint. */
+static bool start_drag(picker *p, cairn_world *world, cairn_body_id body, vec3s point)
+{
+    cairn_joint_def def = cairn_joint_default_def(CAIRN_JOINT_BALL);
+    def.body_b = body;
+    def.anchor_a = def.anchor_b = point;
+    def.enable_spring = true;
+    def.spring_hertz = SPRING_HERTZ;
+    def.spring_damping_ratio = SPRING_DAMPING;
+    def.collide_connected = true;
+    p->joint = cairn_joint_create(world, &def);
+    p->world = world;
+    return p->joint.generation != 0;
+}
+
 bool picker_select(picker *p, cairn_world *world, vec3s origin, vec3s direction, bool grab)
 {
     cairn_ray_hit hit;
-    p->dragging = false;
+    stop_drag(p, world);
     if (!ray_hit(world, origin, direction, &hit)) {
         p->selected = (cairn_body_id){0, 0};
         p->partner = p->selected;
@@ -38,8 +62,7 @@ bool picker_select(picker *p, cairn_world *world, vec3s origin, vec3s direction,
         p->local_anchor = glms_quat_rotatev(glms_quat_inv(xf.rotation), offset);
         p->depth = glms_vec3_distance(origin, hit.point);
         p->target = hit.point;
-        p->mass = cairn_body_mass(world, hit.body);
-        p->dragging = p->mass > 0.0f;
+        p->dragging = start_drag(p, world, hit.body, hit.point);
     }
     return true;
 }
@@ -62,9 +85,9 @@ void picker_move(picker *p, vec3s origin, vec3s direction)
     }
 }
 
-void picker_release(picker *p)
+void picker_release(picker *p, cairn_world *world)
 {
-    p->dragging = false;
+    stop_drag(p, world);
 }
 
 bool picker_anchor(const picker *p, const cairn_world *world, vec3s *out)
@@ -77,30 +100,18 @@ bool picker_anchor(const picker *p, const cairn_world *world, vec3s *out)
     return true;
 }
 
-/* A damped spring solved implicitly over the step (stable at any stiffness), as a velocity
-   change of the anchor turned into an impulse with the body's mass. */
 void picker_before_step(picker *p, cairn_world *world, float dt)
 {
-    vec3s anchor;
-    if (!picker_anchor(p, world, &anchor)) {
-        return;
-    }
-    float omega = 2.0f * PI * SPRING_HERTZ;
-    float c = 2.0f * SPRING_DAMPING * omega * dt, k = omega * omega * dt;
-    vec3s stretch = glms_vec3_sub(p->target, anchor);
-    vec3s v = cairn_body_linear_velocity(world, p->selected);
-    vec3s dv = glms_vec3_scale(glms_vec3_sub(glms_vec3_scale(stretch, k), glms_vec3_scale(v, c)),
-                               1.0f / (1.0f + c + k * dt));
-    float limit = MAX_PULL * dt, length = glms_vec3_norm(dv);
-    if (length > limit) {
-        dv = glms_vec3_scale(dv, limit / length);
-    }
-    cairn_body_apply_impulse(world, p->selected, glms_vec3_scale(dv, p->mass), anchor);
+    (void)dt;
+    if (p->dragging && world == p->world)
+        cairn_joint_set_world_anchor(world, p->joint, p->target);
 }
 
 void picker_validate(picker *p, const cairn_world *world)
 {
-    if (!id_null(p->selected) && !cairn_body_is_valid(world, p->selected)) {
+    /* a new world (reload, next scene): the drag's joint went with the old one */
+    bool joint_gone = p->dragging && (world != p->world || !cairn_joint_is_valid(world, p->joint));
+    if (joint_gone || (!id_null(p->selected) && !cairn_body_is_valid(world, p->selected))) {
         *p = (picker){.dragging = false};
     }
     if (!id_null(p->partner) && !cairn_body_is_valid(world, p->partner)) {

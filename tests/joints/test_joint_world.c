@@ -116,6 +116,11 @@ Test(joint_world, destroying_a_body_destroys_its_joints)
     cairn_joint_id joints[LINKS];
     hang_chain(world, links, joints);
     cr_expect_eq(cairn_world_joint_count(world), LINKS);
+    cairn_joint_id all[LINKS + 1];
+    cr_expect_eq(cairn_world_joints(world, all, LINKS + 1), LINKS);
+    for (int i = 0; i < LINKS; ++i)
+        cr_expect(memcmp(&all[i], &joints[i], sizeof all[i]) == 0, "joint %d in id order", i);
+    cr_expect_eq(cairn_world_joints(world, NULL, 0), LINKS);
     cairn_joint_id mine[4];
     cr_expect_eq(cairn_body_joints(world, links[3], mine, 4), 2);
     bool seen[2] = {false, false};

@@ -40,8 +40,9 @@ typedef enum cairn_joint_type {
      speed towards motor_speed. SWING_TWIST: joint friction, the relative rotation is braked
      with at most max_motor_force N m (motor_speed must be 0).
    - spring: HINGE, SLIDER and DISTANCE pull towards spring_target (rad or m; for DISTANCE a
-     length) at spring_hertz with spring_damping_ratio; hertz 0 with a damping ratio > 0 is
-     not allowed (use a motor at speed 0 as a damper).
+     length) at spring_hertz (> 0) with spring_damping_ratio. A BALL joint with a spring pulls
+     its anchors together at that frequency instead of holding them (spring_target unused):
+     a soft rope end, or a mouse drag with cairn_joint_set_world_anchor.
    - break_force: N (on HINGE, SLIDER, FIXED also compared with the reaction torque, N m);
      0 never breaks. A joint whose reaction exceeds it is destroyed after the step and
      reported by cairn_world_joint_events. */
@@ -92,6 +93,11 @@ CAIRN_API bool cairn_joint_set_motor(cairn_world *world, cairn_joint_id joint, b
                                      float speed, float max_force);
 CAIRN_API bool cairn_joint_set_spring(cairn_world *world, cairn_joint_id joint, bool enable,
                                       float hertz, float damping_ratio, float target);
+/* A joint held to the world (null body_a): moves the world's anchor to point (|point| <= 1e6
+   m), e.g. a mouse drag's target or a crane's hook; the body follows as the joint allows.
+   Fails on a joint between two bodies. */
+CAIRN_API bool cairn_joint_set_world_anchor(cairn_world *world, cairn_joint_id joint,
+                                            vec3s point);
 CAIRN_API bool cairn_joint_set_break_force(cairn_world *world, cairn_joint_id joint, float force);
 CAIRN_API bool cairn_joint_set_user_data(cairn_world *world, cairn_joint_id joint, void *user_data);
 
@@ -102,6 +108,9 @@ CAIRN_API cairn_joint_def cairn_joint_get_def(const cairn_world *world, cairn_jo
 CAIRN_API void *cairn_joint_user_data(const cairn_world *world, cairn_joint_id joint);
 /* Live joints (0 for a NULL world). */
 CAIRN_API int cairn_world_joint_count(const cairn_world *world);
+/* Writes up to capacity ids of live joints in id order (ids may be NULL when capacity is 0);
+   returns how many joints there are. */
+CAIRN_API int cairn_world_joints(const cairn_world *world, cairn_joint_id *ids, int capacity);
 /* Writes up to capacity ids of the body's joints (most recent first) to out (NULL allowed when
    capacity is 0) and returns how many it has; -1 and an error on a NULL world, a stale id, a
    negative capacity or NULL out with capacity > 0. */

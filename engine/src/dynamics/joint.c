@@ -110,8 +110,8 @@ static bool check_features(const char *function, cairn_joint_type type, bool lim
     bool has_limit = type != CAIRN_JOINT_BALL && type != CAIRN_JOINT_FIXED;
     bool has_motor =
         type == CAIRN_JOINT_HINGE || type == CAIRN_JOINT_SLIDER || type == CAIRN_JOINT_SWING_TWIST;
-    bool has_spring =
-        type == CAIRN_JOINT_HINGE || type == CAIRN_JOINT_SLIDER || type == CAIRN_JOINT_DISTANCE;
+    bool has_spring = type == CAIRN_JOINT_HINGE || type == CAIRN_JOINT_SLIDER ||
+                      type == CAIRN_JOINT_DISTANCE || type == CAIRN_JOINT_BALL;
     const char *missing = limit && !has_limit     ? "limit"
                           : motor && !has_motor   ? "motor"
                           : spring && !has_spring ? "spring"
@@ -464,6 +464,20 @@ int cairn_world_joint_count(const cairn_world *world)
     return world ? id_pool_count(&world->joint_ids) : 0;
 }
 
+int cairn_world_joints(const cairn_world *world, cairn_joint_id *ids, int capacity)
+{
+    int count = 0;
+    for (int i = 0; world != NULL && i < world->joints.count; ++i) {
+        const joint *j = &world->joints.data[i];
+        if (!j->alive)
+            continue;
+        if (ids != NULL && count < capacity)
+            ids[count] = (cairn_joint_id){(uint32_t)i, j->generation};
+        ++count;
+    }
+    return count;
+}
+
 int cairn_body_joints(const cairn_world *world, cairn_body_id body_id, cairn_joint_id *out,
                       int capacity)
 {
@@ -556,6 +570,19 @@ bool cairn_joint_set_spring(cairn_world *world, cairn_joint_id id, bool enable, 
     j->settings.spring_target = target;
     if (!enable)
         j->free_axis.spring = 0.0f;
+    return true;
+}
+
+bool cairn_joint_set_world_anchor(cairn_world *world, cairn_joint_id id, vec3s point)
+{
+    const char *fn = "cairn_joint_set_world_anchor";
+    joint *j = world_joint(world, id, fn);
+    if (j == NULL || !check_point(fn, "point", point))
+        return false;
+    if (j->body_a != JOINT_WORLD)
+        return error_set("%s: the joint is not held to the world (body_a is a body)", fn);
+    joint_to_change(world, id, fn);
+    j->local_anchor_a = point; /* the world's frame is the world */
     return true;
 }
 

@@ -1,4 +1,5 @@
-/* Ball joint (point to point): the two anchors stay together, rotation is free. */
+/* Ball joint (point to point): the two anchors stay together, rotation is free. With a spring
+   the anchors are pulled together by it instead (a soft rope end, a mouse drag). */
 #include "dynamics/joint.h"
 
 static void ball_prepare(joint *j, joint_step *s)
@@ -13,14 +14,18 @@ static void ball_warm_start(joint *j, joint_step *s)
 
 static void ball_solve(joint *j, joint_step *s)
 {
-    if (!s->direct)
+    const cairn_joint_def *d = &j->settings;
+    if (d->enable_spring)
+        point_solve(&j->point, &s->pair, make_soft(d->spring_hertz, d->spring_damping_ratio, s->h));
+    else if (!s->direct)
         point_solve(&j->point, &s->pair, joint_equality_soft(s));
 }
 
+/* A sprung ball joint is not rigid: it stays out of the tree solve. */
 static int ball_rows(joint *j, const joint_step *s, joint_row *out)
 {
     (void)s;
-    return joint_rows_point(&j->point, out);
+    return j->settings.enable_spring ? 0 : joint_rows_point(&j->point, out);
 }
 
 static float ball_position(const joint *j, const joint_step *s)

@@ -1,0 +1,68 @@
+/* Driving motorised hinges with the arrow keys, and flashing broken joints. */
+#include "joint_controls.h"
+
+#include <SDL.h>
+#include <math.h>
+
+#define DRIVE_SPEED   15.0f /* rad/s of a wheel at full throttle */
+#define TURN_FRACTION 0.8f  /* how much of it the inner wheels lose in a turn */
+#define FLASH_SECONDS 1.0f
+
+/* +1 or -1: the side of the hinge's anchor from its first body's centre, along the axis. */
+static float wheel_side(const cairn_world *world, const cairn_joint_def *def)
+{
+    vec3s centre = cairn_body_is_valid(world, def->body_a)
+                       ? cairn_body_center_of_mass(world, def->body_a)
+                       : glms_vec3_zero();
+    return glms_vec3_dot(glms_vec3_sub(def->anchor_a, centre), def->axis) >= 0.0f ? 1.0f : -1.0f;
+}
+
+void joint_controls_drive(joint_controls *c, cairn_world *world, const unsigned char *keys)
+{
+    float throttle = (float)keys[SDL_SCANCODE_UP] - (float)keys[SDL_SCANCODE_DOWN];
+    float turn = (float)keys[SDL_SCANCODE_LEFT] - (float)keys[SDL_SCANCODE_RIGHT];
+    c->driving |= throttle != 0.0f || turn != 0.0f;
+    if (!c->driving)
+        return;
+    int capacity = (int)(sizeof c->ids / sizeof c->ids[0]);
+    int count = cairn_world_joints(world, c->ids, capacity);
+    for (int i = 0; i < count && i < capacity; ++i) {
+        cairn_joint_def def = cairn_joint_get_def(world, c->ids[i]);
+        if (def.type != CAIRN_JOINT_HINGE || !def.enable_motor)
+            continue;
+        float side = wheel_side(world, &def);
+        float speed = DRIVE_SPEED * throttle * (1.0f - TURN_FRACTION * fmaxf(0.0f, turn * side));
+        if (throttle == 0.0f)
+            speed = DRIVE_SPEED * 0.5f * turn * side; /* turn on the spot */
+        cairn_joint_set_motor(world, c->ids[i], true, speed, def.max_motor_force);
+    }
+}
+
+void joint_controls_after_step(joint_controls *c, const cairn_world *world, float dt)
+{
+    int kept = 0;
+    for (int i = 0; i < c->flash_count; ++i) {
+        c->flashes[i].seconds -= dt;
+        if (c->flashes[i].seconds > 0.0f)
+            c->flashes[kept++] = c->flashes[i];
+    }
+    c->flash_count = kept;
+    cairn_joint_events events = cairn_world_joint_events(world);
+    for (int i = 0; i < events.break_count && c->flash_count < FLASH_CAPACITY; ++i) {
+        c->flashes[c->flash_count].point = events.breaks[i].point;
+        c->flashes[c->flash_count++].seconds = FLASH_SECONDS;
+    }
+}
+
+void joint_controls_draw(const joint_controls *c, debug_lines *lines)
+{
+    for (int i = 0; i < c->flash_count; ++i) {
+        /* blinks five times a second, fading out */
+        float age = FLASH_SECONDS - c->flashes[i].seconds;
+        if (fmodf(age * 5.0f, 1.0f) > 0.5f)
+            continue;
+        float fade = c->flashes[i].seconds / FLASH_SECONDS;
+        debug_lines_add_point(lines, c->flashes[i].point, 6.0f + 14.0f * fade,
+                              (vec4s){{1.0f, 0.15f, 0.1f, fade}});
+    }
+}

@@ -1,0 +1,32 @@
+/* What the viewer does with a scene's joints beyond drawing them: the arrow keys drive its
+   motorised hinges (a car's wheels), and joints that break flash for a moment where they broke.
+   Public API only. */
+#ifndef CAIRN_DEMO_JOINT_CONTROLS_H
+#define CAIRN_DEMO_JOINT_CONTROLS_H
+
+#include <cairn/cairn.h>
+
+#include "debug_lines.h"
+
+enum { FLASH_CAPACITY = 64 };
+
+typedef struct joint_controls {
+    bool driving; /* an arrow key was pressed: the motors are the keys' from now on */
+    struct {
+        vec3s point;
+        float seconds; /* left to flash */
+    } flashes[FLASH_CAPACITY];
+    int flash_count;
+    cairn_joint_id ids[4096]; /* scratch for walking the world's joints */
+} joint_controls;
+
+/* Before a step: Up/Down drive every motorised hinge forward/back, Left/Right turn by slowing
+   the wheels on one side (the side of its first body's centre along the hinge axis); with no
+   arrow held, once driving, the motors brake. keys is SDL's keyboard state. */
+void joint_controls_drive(joint_controls *c, cairn_world *world, const unsigned char *keys);
+/* After a step: the joints that broke start flashing; flashes age by dt. */
+void joint_controls_after_step(joint_controls *c, const cairn_world *world, float dt);
+/* The flashes as blinking red points. */
+void joint_controls_draw(const joint_controls *c, debug_lines *lines);
+
+#endif
