@@ -34,6 +34,12 @@ versors io_rotation(vec3s axis, float angle)
 
 bool io_gen_emit(io_gen *gen, const cairn_shape *shape, vec3s position, versors rotation)
 {
+    return io_gen_emit_id(gen, shape, position, rotation, NULL);
+}
+
+bool io_gen_emit_id(io_gen *gen, const cairn_shape *shape, vec3s position, versors rotation,
+                    cairn_body_id *out)
+{
     if (gen->builder->body_count >= IO_MAX_BODIES)
         return io_fail(gen->reader, gen->params, "%s: the scene would have more than %d bodies",
                        gen->what, IO_MAX_BODIES);
@@ -44,7 +50,20 @@ bool io_gen_emit(io_gen *gen, const cairn_shape *shape, vec3s position, versors 
     def.shape = shape;
     def.transform.position = glms_vec3_add(gen->origin, position);
     def.transform.rotation = rotation;
-    return io_scene_add_body(gen->builder, gen->params, name, &def);
+    return io_scene_add_body(gen->builder, gen->params, name, &def, out);
+}
+
+bool io_gen_joint(io_gen *gen, const cairn_joint_def *def)
+{
+    cairn_joint_def placed = *def;
+    placed.anchor_a = glms_vec3_add(gen->origin, def->anchor_a);
+    placed.anchor_b = glms_vec3_add(gen->origin, def->anchor_b);
+    return io_scene_add_joint(gen->builder, gen->params, gen->what, &placed);
+}
+
+bool io_gen_has(io_gen *gen, const char *key)
+{
+    return io_lookup(gen->params, key) != NULL;
 }
 
 bool io_gen_check_keys(io_gen *gen, const char *const *keys, int count)
