@@ -21,6 +21,12 @@ static const generator_entry generators[] = {
     {"dominoes", IO_GEN_DOMINOES, io_gen_dominoes},
     {"ramp", IO_GEN_RAMP, io_gen_ramp},
     {"card_house", IO_GEN_CARD_HOUSE, io_gen_card_house},
+    {"stairs", IO_GEN_STAIRS, io_gen_stairs},
+    {"chain", IO_GEN_CHAIN, io_gen_chain},
+    {"rope_bridge", IO_GEN_ROPE_BRIDGE, io_gen_rope_bridge},
+    {"ragdoll", IO_GEN_RAGDOLL, io_gen_ragdoll},
+    {"newtons_cradle", IO_GEN_NEWTONS_CRADLE, io_gen_newtons_cradle},
+    {"car", IO_GEN_CAR, io_gen_car},
 };
 #define GENERATOR_COUNT ((int)(sizeof generators / sizeof generators[0]))
 

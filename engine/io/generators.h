@@ -52,5 +52,12 @@ bool io_gen_ramp(io_gen *gen);
 bool io_gen_grid(io_gen *gen); /* grid and rain */
 bool io_gen_dominoes(io_gen *gen);
 bool io_gen_card_house(io_gen *gen);
+bool io_gen_stairs(io_gen *gen);
+/* Bodies and joints: */
+bool io_gen_chain(io_gen *gen);
+bool io_gen_rope_bridge(io_gen *gen);
+bool io_gen_ragdoll(io_gen *gen);
+bool io_gen_newtons_cradle(io_gen *gen);
+bool io_gen_car(io_gen *gen);
 
 #endif
