@@ -69,23 +69,28 @@ bool io_gen_chain(io_gen *gen)
    straight (a straight line of joints between two fixed points cannot carry a load). Each
    plank is centred on its segment, gap / 2 short of both ends; neighbours are joined at the
    segment ends, the first and last plank to the world. joint: hinge (about z, across the
-   bridge: one per end), or ball (two per end, at the plank edges, like ropes). The origin is
-   midway between the two world anchors. */
+   bridge: one per end, each braking with joint_friction N m so the bridge stops swaying), or
+   ball (two per end, at the plank edges, like ropes; no friction). The origin is midway
+   between the two world anchors. */
 bool io_gen_rope_bridge(io_gen *gen)
 {
     static const char *const keys[] = {"planks", "plank_half_extents", "gap", "sag_degrees",
-                                       "joint"};
+                                       "joint",  "joint_friction"};
     static const char *const joint_names[] = {"hinge", "ball"};
     int planks, joint_kind;
     vec3s half;
-    float gap, sag;
-    if (!io_gen_check_keys(gen, keys, 5) || !io_gen_int(gen, "planks", 1, 10000, 12, &planks) ||
+    float gap, sag, friction;
+    if (!io_gen_check_keys(gen, keys, 6) || !io_gen_int(gen, "planks", 1, 10000, 12, &planks) ||
         !io_gen_vec3(gen, "plank_half_extents", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE,
                      (vec3s){{0.25f, 0.05f, 1.0f}}, &half) ||
         !io_gen_float(gen, "gap", 0.0f, CAIRN_MAX_SIZE, 0.1f, &gap) ||
         !io_gen_float(gen, "sag_degrees", 0.0f, 60.0f, 20.0f, &sag) ||
-        !io_gen_enum(gen, "joint", joint_names, 2, 0, &joint_kind))
+        !io_gen_enum(gen, "joint", joint_names, 2, 0, &joint_kind) ||
+        !io_gen_float(gen, "joint_friction", 0.0f, IO_MAX_FORCE, 50.0f, &friction))
         return false;
+    if (joint_kind == 1 && io_gen_has(gen, "joint_friction"))
+        return io_fail(gen->reader, io_lookup(gen->params, "joint_friction"),
+                       "%s.joint_friction is for hinges: ball joints have no motor", gen->what);
     cairn_shape *box;
     if (!io_gen_box(gen, half, &box))
         return false;
@@ -108,6 +113,8 @@ bool io_gen_rope_bridge(io_gen *gen)
         if (joint_kind == 0) {
             cairn_joint_def def = joint_at(CAIRN_JOINT_HINGE, a, b, end);
             def.axis = (vec3s){{0, 0, 1}};
+            def.enable_motor = friction > 0.0f; /* speed 0: joint friction */
+            def.max_motor_force = friction;
             ok = ok && io_gen_joint(gen, &def);
         } else {
             for (int side = -1; side <= 1 && ok; side += 2) {

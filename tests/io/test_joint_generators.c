@@ -141,6 +141,9 @@ Test(joint_generators, rope_bridge_planks_between_two_world_anchors)
             cr_expect_float_eq(def.anchor_a.y, 5.0f, 1e-4f, "the ends hang at the origin's height");
         }
         cr_expect_float_eq(fabsf(def.axis.z), 1.0f, 1e-5f, "hinges across the bridge");
+        cr_expect(def.enable_motor, "joint friction");
+        cr_expect_float_eq(def.motor_speed, 0.0f, 0.0f);
+        cr_expect_float_eq(def.max_motor_force, 50.0f, 1e-4f);
     }
     cr_expect_eq(to_world, 2);
     cairn_world_destroy(s->world);

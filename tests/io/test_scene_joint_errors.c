@@ -283,6 +283,11 @@ Test(scene_joint_errors, jointed_generators)
                  L(2), 46,
                  "generators[0].rope_bridge.plank_half_extents[1] = 0 is outside [0.0001, 10000]");
     expect_error("generators:\n"
+                 "  - rope_bridge: { joint: ball, joint_friction: 5 }\n",
+                 L(2), 49,
+                 "generators[0].rope_bridge.joint_friction is for hinges: ball joints have no "
+                 "motor");
+    expect_error("generators:\n"
                  "  - newtons_cradle: { pull_degrees: 120 }\n",
                  L(2), 37, "generators[0].newtons_cradle.pull_degrees = 120 is outside [0, 90]");
     expect_error("generators:\n"
