@@ -226,6 +226,7 @@ static int run(const run_args *args, cairn_world *world, const body_list *bodies
     printf("steps_per_second: %.1f\n", elapsed > 0.0 ? (double)args->steps / elapsed : 0.0);
     printf("contacts: %d\n", cairn_world_step_stats(world).contacts);
     printf("awake: %d\n", awake);
+    printf("joints: %d\n", cairn_world_joint_count(world));
     printf("state_hash: %016" PRIx64 "\n", cairn_world_state_hash(world));
     return 0;
 }

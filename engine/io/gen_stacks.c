@@ -1,6 +1,9 @@
-/* Generators of ordered stacks: pyramid (Jolt's 3D box pyramid), wall, stack, tower (Jenga) and
-   ramp (an inclined static box). Positions are relative to the generator's origin, y up. */
+/* Generators of ordered stacks: pyramid (Jolt's 3D box pyramid), wall, stack, tower (Jenga),
+   ramp (an inclined static box) and stairs (static blocks). Positions are relative to the
+   generator's origin, y up. */
 #include "generators.h"
+
+#include <math.h>
 
 static cairn_shape *default_unit_box(void)
 {
@@ -39,35 +42,89 @@ bool io_gen_pyramid(io_gen *gen)
     return ok;
 }
 
+/* One row of a wall as emitted: each brick's id and x. */
+typedef struct wall_row {
+    cairn_body_id ids[1000];
+    float x[1000];
+    int count;
+} wall_row;
+
+/* Fixed joints from each brick of row to its left neighbour and to every brick below it that
+   it overlaps along x, each at the middle of the touching faces. */
+static bool weld_row(io_gen *gen, const wall_row *row, const wall_row *below, float y, vec3s brick,
+                     float pitch, float break_force)
+{
+    for (int c = 0; c < row->count; ++c) {
+        cairn_joint_def def = cairn_joint_default_def(CAIRN_JOINT_FIXED);
+        def.body_b = row->ids[c];
+        def.break_force = break_force;
+        if (c > 0) {
+            def.body_a = row->ids[c - 1];
+            def.anchor_a = def.anchor_b = (vec3s){{row->x[c] - 0.5f * pitch, y, 0.0f}};
+            if (!io_gen_joint(gen, &def))
+                return false;
+        }
+        for (int k = 0; below != NULL && k < below->count; ++k) {
+            if (fabsf(below->x[k] - row->x[c]) >= 2.0f * brick.x - 1e-4f)
+                continue;
+            def.body_a = below->ids[k];
+            vec3s middle = {{0.5f * (below->x[k] + row->x[c]), y - brick.y, 0.0f}};
+            def.anchor_a = def.anchor_b = middle;
+            if (!io_gen_joint(gen, &def))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* Bricks along x in the x-y plane. running_bond: every odd row shifted by half a brick;
-   triangular: each row one brick shorter, centred. */
+   triangular: each row one brick shorter, centred. weld: every brick is held to its neighbour
+   in the row and to the bricks under it by fixed joints that break above break_force (N; 0:
+   never), so the wall breaks into chunks rather than bricks. */
 bool io_gen_wall(io_gen *gen)
 {
-    static const char *const keys[] = {"rows", "columns", "brick", "gap", "pattern"};
+    static const char *const keys[] = {"rows",    "columns", "brick",      "gap",
+                                       "pattern", "weld",    "break_force"};
     static const char *const patterns[] = {"running_bond", "triangular"};
     int rows, columns, pattern;
-    float gap;
+    float gap, break_force;
+    bool weld;
     vec3s brick;
-    if (!io_gen_check_keys(gen, keys, 5) || !io_gen_int(gen, "rows", 1, 1000, 10, &rows) ||
+    if (!io_gen_check_keys(gen, keys, 7) || !io_gen_int(gen, "rows", 1, 1000, 10, &rows) ||
         !io_gen_int(gen, "columns", 1, 1000, 10, &columns) ||
         !io_gen_vec3(gen, "brick", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, (vec3s){{0.5f, 0.25f, 0.25f}},
                      &brick) ||
         !io_gen_float(gen, "gap", 0.0f, CAIRN_MAX_SIZE, 0.0f, &gap) ||
-        !io_gen_enum(gen, "pattern", patterns, 2, 0, &pattern))
+        !io_gen_enum(gen, "pattern", patterns, 2, 0, &pattern) ||
+        !io_gen_bool(gen, "weld", false, &weld) ||
+        !io_gen_float(gen, "break_force", 0.0f, IO_MAX_FORCE, 0.0f, &break_force))
         return false;
+    if (!weld && io_gen_has(gen, "break_force"))
+        return io_fail(gen->reader, io_lookup(gen->params, "break_force"),
+                       "%s.break_force is for welded walls: add weld: true", gen->what);
     cairn_shape *box;
     if (!io_gen_box(gen, brick, &box))
         return false;
     float pitch = 2.0f * brick.x + gap;
     float left = -0.5f * pitch * (float)(columns - 1);
+    wall_row rows_kept[2]; /* this row and the one below */
+    rows_kept[0].count = rows_kept[1].count = 0;
     bool ok = true;
     for (int row = 0; row < rows && ok; ++row) {
+        wall_row *current = &rows_kept[row % 2], *below = &rows_kept[(row + 1) % 2];
         int count = pattern == 0 ? columns : columns - row;
         float shift = pattern == 0 ? ((row % 2) ? 0.5f * pitch : 0.0f) : 0.5f * pitch * (float)row;
         float y = brick.y + (2.0f * brick.y + gap) * (float)row;
-        for (int c = 0; c < count && ok; ++c)
-            ok = io_gen_emit(gen, box, (vec3s){{left + shift + pitch * (float)c, y, 0.0f}},
-                             glms_quat_identity());
+        current->count = 0;
+        for (int c = 0; c < count && ok; ++c) {
+            float x = left + shift + pitch * (float)c;
+            current->x[c] = x;
+            ok = io_gen_emit_id(gen, box, (vec3s){{x, y, 0.0f}}, glms_quat_identity(),
+                                &current->ids[c]);
+            current->count = c + 1;
+        }
+        if (ok && weld)
+            ok = weld_row(gen, current, row > 0 ? below : NULL, y, brick, pitch, break_force);
     }
     cairn_shape_release(box);
     return ok;
@@ -147,5 +204,31 @@ bool io_gen_ramp(io_gen *gen)
     bool ok = io_gen_emit(gen, box, glms_vec3_zero(),
                           io_rotation((vec3s){{0, 0, 1}}, angle * IO_PI / 180.0f));
     cairn_shape_release(box);
+    return ok;
+}
+
+/* A static staircase going down towards +x: steps solid blocks, the top one (rise * steps high)
+   from x = 0 to run, each next one rise lower and run further; width across z, centred. */
+bool io_gen_stairs(io_gen *gen)
+{
+    static const char *const keys[] = {"steps", "run", "rise", "width"};
+    int steps;
+    float run, rise, width;
+    if (!io_gen_check_keys(gen, keys, 4) || !io_gen_int(gen, "steps", 1, 1000, 10, &steps) ||
+        !io_gen_float(gen, "run", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, 0.5f, &run) ||
+        !io_gen_float(gen, "rise", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, 0.25f, &rise) ||
+        !io_gen_float(gen, "width", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, 4.0f, &width))
+        return false;
+    gen->body.type = CAIRN_STATIC;
+    bool ok = true;
+    for (int k = 0; k < steps && ok; ++k) {
+        float top = rise * (float)(steps - k);
+        cairn_shape *box;
+        if (!io_gen_box(gen, (vec3s){{0.5f * run, 0.5f * top, 0.5f * width}}, &box))
+            return false;
+        ok = io_gen_emit(gen, box, (vec3s){{run * ((float)k + 0.5f), 0.5f * top, 0.0f}},
+                         glms_quat_identity());
+        cairn_shape_release(box);
+    }
     return ok;
 }

@@ -21,6 +21,12 @@ static const generator_entry generators[] = {
     {"dominoes", IO_GEN_DOMINOES, io_gen_dominoes},
     {"ramp", IO_GEN_RAMP, io_gen_ramp},
     {"card_house", IO_GEN_CARD_HOUSE, io_gen_card_house},
+    {"stairs", IO_GEN_STAIRS, io_gen_stairs},
+    {"chain", IO_GEN_CHAIN, io_gen_chain},
+    {"rope_bridge", IO_GEN_ROPE_BRIDGE, io_gen_rope_bridge},
+    {"ragdoll", IO_GEN_RAGDOLL, io_gen_ragdoll},
+    {"newtons_cradle", IO_GEN_NEWTONS_CRADLE, io_gen_newtons_cradle},
+    {"car", IO_GEN_CAR, io_gen_car},
 };
 #define GENERATOR_COUNT ((int)(sizeof generators / sizeof generators[0]))
 
@@ -34,6 +40,12 @@ versors io_rotation(vec3s axis, float angle)
 
 bool io_gen_emit(io_gen *gen, const cairn_shape *shape, vec3s position, versors rotation)
 {
+    return io_gen_emit_id(gen, shape, position, rotation, NULL);
+}
+
+bool io_gen_emit_id(io_gen *gen, const cairn_shape *shape, vec3s position, versors rotation,
+                    cairn_body_id *out)
+{
     if (gen->builder->body_count >= IO_MAX_BODIES)
         return io_fail(gen->reader, gen->params, "%s: the scene would have more than %d bodies",
                        gen->what, IO_MAX_BODIES);
@@ -44,7 +56,20 @@ bool io_gen_emit(io_gen *gen, const cairn_shape *shape, vec3s position, versors 
     def.shape = shape;
     def.transform.position = glms_vec3_add(gen->origin, position);
     def.transform.rotation = rotation;
-    return io_scene_add_body(gen->builder, gen->params, name, &def);
+    return io_scene_add_body(gen->builder, gen->params, name, &def, out);
+}
+
+bool io_gen_joint(io_gen *gen, const cairn_joint_def *def)
+{
+    cairn_joint_def placed = *def;
+    placed.anchor_a = glms_vec3_add(gen->origin, def->anchor_a);
+    placed.anchor_b = glms_vec3_add(gen->origin, def->anchor_b);
+    return io_scene_add_joint(gen->builder, gen->params, gen->what, &placed);
+}
+
+bool io_gen_has(io_gen *gen, const char *key)
+{
+    return io_lookup(gen->params, key) != NULL;
 }
 
 bool io_gen_check_keys(io_gen *gen, const char *const *keys, int count)

@@ -18,6 +18,13 @@ typedef struct io_gen {
 
 /* Creates the next body, named `<kind>_<n>`, with the common options, shape and transform. */
 bool io_gen_emit(io_gen *gen, const cairn_shape *shape, vec3s position, versors rotation);
+/* The same, giving the new body's id. */
+bool io_gen_emit_id(io_gen *gen, const cairn_shape *shape, vec3s position, versors rotation,
+                    cairn_body_id *out);
+/* Creates a joint whose anchors are relative to the generator's origin (like positions). */
+bool io_gen_joint(io_gen *gen, const cairn_joint_def *def);
+/* True when the generator's mapping holds key (to tell a default from a given value). */
+bool io_gen_has(io_gen *gen, const char *key);
 
 /* The generator's own keys plus the common ones (origin, density, material, allow_sleep). */
 bool io_gen_check_keys(io_gen *gen, const char *const *keys, int count);
@@ -45,5 +52,12 @@ bool io_gen_ramp(io_gen *gen);
 bool io_gen_grid(io_gen *gen); /* grid and rain */
 bool io_gen_dominoes(io_gen *gen);
 bool io_gen_card_house(io_gen *gen);
+bool io_gen_stairs(io_gen *gen);
+/* Bodies and joints: */
+bool io_gen_chain(io_gen *gen);
+bool io_gen_rope_bridge(io_gen *gen);
+bool io_gen_ragdoll(io_gen *gen);
+bool io_gen_newtons_cradle(io_gen *gen);
+bool io_gen_car(io_gen *gen);
 
 #endif

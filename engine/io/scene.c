@@ -1,10 +1,11 @@
 /* Scene files: settings (include, world, solver), then `bodies:` in order, then `generators:`,
-   built into a new world. */
+   then `joints:`, built into a new world. */
 #include "scene.h"
 #include "settings.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const body_type_names[] = {"static", "kinematic", "dynamic"};
@@ -19,18 +20,80 @@ cairn_scene_options cairn_scene_default_options(void)
     return options;
 }
 
+/* The name table grows by doubling; it lives only while the scene loads. */
+static bool remember_name(io_scene_builder *builder, struct fy_node *at, const char *name,
+                          cairn_body_id id)
+{
+    if (builder->body_count == builder->name_capacity) {
+        int capacity = builder->name_capacity ? 2 * builder->name_capacity : 64;
+        io_named_body *names = realloc(builder->names, (size_t)capacity * sizeof *names);
+        if (names == NULL)
+            return io_fail(builder->reader, at, "out of memory for the body names");
+        builder->names = names;
+        builder->name_capacity = capacity;
+    }
+    io_named_body *entry = &builder->names[builder->body_count];
+    io_copy(entry->name, sizeof entry->name, name);
+    entry->id = id;
+    entry->index = builder->body_count;
+    builder->names_sorted = false;
+    return true;
+}
+
 bool io_scene_add_body(io_scene_builder *builder, struct fy_node *at, const char *name,
-                       const cairn_body_def *def)
+                       const cairn_body_def *def, cairn_body_id *out)
 {
     cairn_body_id id = cairn_body_create(builder->world, def);
     if (id.index == 0 && id.generation == 0)
         return io_fail(builder->reader, at, "body '%s': %s", name, cairn_last_error());
+    if (!remember_name(builder, at, name, id))
+        return false;
     if (builder->options->on_body != NULL) {
         cairn_scene_body body = {.id = id, .name = name, .def = def, .index = builder->body_count};
         builder->options->on_body(builder->options->user, &body);
     }
     builder->body_count++;
+    if (out != NULL)
+        *out = id;
     return true;
+}
+
+bool io_scene_add_joint(io_scene_builder *builder, struct fy_node *at, const char *what,
+                        const cairn_joint_def *def)
+{
+    cairn_joint_id id = cairn_joint_create(builder->world, def);
+    if (id.index == 0 && id.generation == 0)
+        return io_fail(builder->reader, at, "%s: %s", what, cairn_last_error());
+    builder->joint_count++;
+    return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    const io_named_body *x = a, *y = b;
+    int order = strcmp(x->name, y->name);
+    return order != 0 ? order : (x->index > y->index) - (x->index < y->index);
+}
+
+int io_scene_find_body(io_scene_builder *builder, const char *name, cairn_body_id *id)
+{
+    if (!builder->names_sorted && builder->body_count > 1)
+        qsort(builder->names, (size_t)builder->body_count, sizeof *builder->names, compare_names);
+    builder->names_sorted = true;
+    int low = 0, high = builder->body_count; /* first entry not below name */
+    while (low < high) {
+        int middle = low + (high - low) / 2;
+        if (strcmp(builder->names[middle].name, name) < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    int count = 0;
+    while (low + count < builder->body_count && strcmp(builder->names[low + count].name, name) == 0)
+        count++;
+    if (count > 0)
+        *id = builder->names[low].id;
+    return count;
 }
 
 /* Euler angles in degrees: rotate about X, then Y, then Z (world axes). */
@@ -131,7 +194,7 @@ static bool read_body(io_scene_builder *builder, struct fy_node *body, int index
     if (!io_read_shape(reader, shape_node, field, &shape))
         return false;
     def.shape = shape;
-    bool ok = io_scene_add_body(builder, body, name, &def);
+    bool ok = io_scene_add_body(builder, body, name, &def, NULL);
     cairn_shape_release(shape);
     return ok;
 }
@@ -165,10 +228,11 @@ static bool scene_settings(const io_reader *reader, struct fy_node *root,
 static bool build_scene(const io_reader *reader, const cairn_scene_options *options,
                         cairn_world **out_world)
 {
-    static const char *const keys[] = {"include", "world", "solver", "bodies", "generators"};
+    static const char *const keys[] = {"include", "world",      "solver",
+                                       "bodies",  "generators", "joints"};
     struct fy_node *root = io_reader_root(reader);
     if (root != NULL && (!io_expect_mapping(reader, root, "a scene file") ||
-                         !io_check_keys(reader, root, "a scene file", keys, 5)))
+                         !io_check_keys(reader, root, "a scene file", keys, 6)))
         return false;
     cairn_world_def def;
     if (!scene_settings(reader, root, options, &def))
@@ -181,8 +245,13 @@ static bool build_scene(const io_reader *reader, const cairn_scene_options *opti
         return io_fail(reader, NULL, "cannot create the world: %s", cairn_last_error());
     struct fy_node *bodies = io_lookup(root, "bodies");
     struct fy_node *generators = io_lookup(root, "generators");
-    if ((bodies != NULL && !read_bodies(&builder, bodies)) ||
-        (generators != NULL && !io_run_generators(&builder, generators))) {
+    struct fy_node *joints = io_lookup(root, "joints");
+    /* Joints name bodies, generated ones included: they come last. */
+    bool ok = (bodies == NULL || read_bodies(&builder, bodies)) &&
+              (generators == NULL || io_run_generators(&builder, generators)) &&
+              (joints == NULL || io_read_joints(&builder, joints));
+    free(builder.names);
+    if (!ok) {
         cairn_world_destroy(builder.world);
         return false;
     }

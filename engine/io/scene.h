@@ -16,20 +16,50 @@ typedef enum io_generator_kind {
     IO_GEN_DOMINOES,
     IO_GEN_RAMP,
     IO_GEN_CARD_HOUSE,
+    IO_GEN_STAIRS,
+    IO_GEN_CHAIN,
+    IO_GEN_ROPE_BRIDGE,
+    IO_GEN_RAGDOLL,
+    IO_GEN_NEWTONS_CRADLE,
+    IO_GEN_CAR,
     IO_GEN_COUNT
 } io_generator_kind;
+
+/* A body's name as the scene gave it, for joints that refer to bodies by name. */
+typedef struct io_named_body {
+    char name[CAIRN_IO_NAME_CAPACITY];
+    cairn_body_id id;
+    int index; /* creation order: keeps the sort stable */
+} io_named_body;
 
 typedef struct io_scene_builder {
     const io_reader *reader;
     cairn_world *world;
     const cairn_scene_options *options;
     int body_count;
+    int joint_count;
     int generated[IO_GEN_COUNT];
+    /* Every body's name (malloc'd, freed at the end of the load); sorted by name once the
+       `joints:` section starts. */
+    io_named_body *names;
+    int name_capacity;
+    bool names_sorted;
 } io_scene_builder;
 
-/* Creates a body (def->shape must be set) and reports it; errors are positioned at `at`. */
+/* Creates a body (def->shape must be set), remembers its name and reports it; errors are
+   positioned at `at`. *out (may be NULL) receives the id. */
 bool io_scene_add_body(io_scene_builder *builder, struct fy_node *at, const char *name,
-                       const cairn_body_def *def);
+                       const cairn_body_def *def, cairn_body_id *out);
+
+/* Creates a joint; an engine rejection becomes "<what>: <cairn_last_error()>" at `at`. */
+bool io_scene_add_joint(io_scene_builder *builder, struct fy_node *at, const char *what,
+                        const cairn_joint_def *def);
+
+/* How many bodies carry the name (0, 1 or more); *id is the first of them. */
+int io_scene_find_body(io_scene_builder *builder, const char *name, cairn_body_id *id);
+
+/* Reads the `joints:` sequence (after every body and generator). */
+bool io_read_joints(io_scene_builder *builder, struct fy_node *sequence);
 
 /* `{sphere: {...}}`, `{box: {...}}`, ...: a new shape with one reference. */
 bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *what,
@@ -54,6 +84,9 @@ bool io_run_generators(io_scene_builder *builder, struct fy_node *sequence);
 #define IO_MAX_DENSITY       1e6f
 #define IO_MAX_GRAVITY_SCALE 100.0f
 #define IO_MAX_FRICTION      10.0f
+/* Joint forces and torques (N, N m) and spring frequencies (Hz). */
+#define IO_MAX_FORCE 1e12f
+#define IO_MAX_HERTZ 1e4f
 /* Generators stop with an error beyond this many bodies in one scene (a typo such as
    `levels: 150` should not allocate millions of bodies). */
 #define IO_MAX_BODIES 200000

@@ -28,12 +28,13 @@ Test(cairn_run, prints_every_summary_line)
 {
     run_result *r = run(SCENES "stack_10.yaml --steps 5 --quiet");
     cr_assert_eq(r->code, 0, "stderr: %s", r->err);
-    static const char *const keys[] = {"steps",    "bodies", "steps_per_second",
-                                       "contacts", "awake",  "state_hash"};
-    for (int i = 0; i < 6; ++i)
+    static const char *const keys[] = {"steps", "bodies", "steps_per_second", "contacts",
+                                       "awake", "joints", "state_hash"};
+    for (int i = 0; i < 7; ++i)
         cr_expect_not_null(summary(r, keys[i]), "missing %s in:\n%s", keys[i], r->out);
     cr_expect_str_eq(summary(r, "steps"), "5");
     cr_expect_str_eq(summary(r, "bodies"), "11");
+    cr_expect_str_eq(summary(r, "joints") ? summary(r, "joints") : "(none)", "0");
     const char *hash = summary(r, "state_hash");
     cr_assert_not_null(hash);
     cr_expect_eq(strlen(hash), 16);
@@ -167,4 +168,30 @@ Test(cairn_run, ball_drop_matches_free_fall)
     fclose(f);
     remove(csv);
     cr_expect_eq(rows, 61);
+}
+
+Test(cairn_run, joints_line_counts_the_world_s_joints_at_the_end)
+{
+    run_result *r = run(DATA "scene_joints.yaml --steps 5 --quiet");
+    cr_assert_eq(r->code, 0, "%s", r->err);
+    cr_assert_not_null(summary(r, "joints"), "no joints line in:\n%s", r->out);
+    cr_expect_str_eq(summary(r, "joints"), "6");
+    /* the steel ball breaks welds out of the wall: fewer joints at the end than at the start */
+    r = run(SCENES "breakable.yaml --steps 0 --quiet");
+    cr_assert_eq(r->code, 0, "%s", r->err);
+    cr_expect_str_eq(summary(r, "joints"), "317");
+    r = run(SCENES "breakable.yaml --steps 60 --quiet");
+    cr_assert_eq(r->code, 0, "%s", r->err);
+    cr_assert_not_null(summary(r, "joints"), "no joints line in:\n%s", r->out);
+    cr_expect_lt(atoi(summary(r, "joints")), 317);
+}
+
+Test(cairn_run, bad_joint_exits_2_with_file_line_column)
+{
+    run_result *r = run(DATA "scene_joint_unknown_body.yaml --quiet");
+    cr_expect_eq(r->code, 2);
+    cr_expect(strstr(r->err, "scene_joint_unknown_body.yaml:10:13: joints[0].body_b: no body is "
+                             "named 'dor'") != NULL,
+              "stderr: %s", r->err);
+    cr_expect_str_eq(r->out, "");
 }

@@ -41,11 +41,27 @@ static const struct {
     const char *name;
     int total, dynamic;
 } catalogue[] = {
-    {"default.yaml", 215, 214},        {"stack_10.yaml", 11, 10}, {"stack_20.yaml", 21, 20},
-    {"pyramid_1240.yaml", 1241, 1240}, {"wall.yaml", 121, 120},   {"jenga.yaml", 55, 54},
-    {"card_house.yaml", 27, 26},       {"rain.yaml", 2005, 2000}, {"dominoes.yaml", 201, 200},
-    {"avalanche.yaml", 302, 300},      {"smash.yaml", 102, 101},  {"friction_ramp.yaml", 11, 9},
-    {"restitution_row.yaml", 12, 11},  {"mass_ratio.yaml", 7, 6}, {"hull_junkyard.yaml", 513, 512},
+    {"default.yaml", 215, 214},
+    {"stack_10.yaml", 11, 10},
+    {"stack_20.yaml", 21, 20},
+    {"pyramid_1240.yaml", 1241, 1240},
+    {"wall.yaml", 121, 120},
+    {"jenga.yaml", 55, 54},
+    {"card_house.yaml", 27, 26},
+    {"rain.yaml", 2005, 2000},
+    {"dominoes.yaml", 201, 200},
+    {"avalanche.yaml", 302, 300},
+    {"smash.yaml", 102, 101},
+    {"friction_ramp.yaml", 11, 9},
+    {"restitution_row.yaml", 12, 11},
+    {"mass_ratio.yaml", 7, 6},
+    {"hull_junkyard.yaml", 513, 512},
+    {"chain.yaml", 43, 42},
+    {"bridge.yaml", 32, 29},
+    {"cradle.yaml", 6, 5},
+    {"car.yaml", 10, 8},
+    {"ragdolls.yaml", 457, 440},
+    {"breakable.yaml", 122, 121},
 };
 
 Test(scene_catalogue, every_scene_loads_with_its_body_count)
