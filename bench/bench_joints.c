@@ -6,7 +6,8 @@
    its peak memory (VmHWM) is its own. Prints steps per second, median ms per step, the largest
    joint gap over the run, peak memory, the ratio Cairn / Bullet, and CSV lines to keep.
    Usage: bench_joints [chains|ragdolls]   env: BENCH_STEPS (default 600), BENCH_SLEEP=1 (let
-   bodies sleep in both engines), BENCH_JOINT_FRICTION (Cairn swing-twist friction, N m). */
+   bodies sleep in both engines), BENCH_JOINT_FRICTION (Cairn swing-twist friction, N m),
+   BENCH_NO_PEERS=1 (Cairn alone, to profile). */
 /* fork, pipe and waitpid are POSIX; -std=c17 hides them unless asked for. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -393,6 +394,7 @@ typedef struct result {
     int gap_joint;  /* where and when it was largest */
     int gap_step;
     double end_gap;    /* m, after the last step */
+    double median_gap; /* m, median over the steps of each step's largest gap */
     float mean_pos[3]; /* mean centre of the dynamic bodies at the end */
     int awake;         /* dynamic bodies awake at the end */
     int manifolds, points;
@@ -436,7 +438,7 @@ typedef struct engine_ops {
 
 static void run_steps(const engine_ops *e, int steps, result *r)
 {
-    double *ms = calloc((size_t)steps, sizeof *ms);
+    double *ms = calloc((size_t)steps, sizeof *ms), *gaps = calloc((size_t)steps, sizeof *gaps);
     r->max_gap = 0.0;
     r->gap_joint = r->gap_step = -1;
     for (int s = 0; s < steps; s++) {
@@ -453,8 +455,10 @@ static void run_steps(const engine_ops *e, int steps, result *r)
             r->gap_joint = joint;
             r->gap_step = s;
         }
-        r->end_gap = gap;
+        r->end_gap = gaps[s] = gap;
     }
+    r->median_gap = bench_median(gaps, steps);
+    free(gaps);
     r->max_ms = 0.0;
     for (int s = 0; s < steps; s++)
         r->max_ms = fmax(r->max_ms, ms[s]);
@@ -767,9 +771,9 @@ static void print_scenes(const scene *chains, const scene *ragdolls)
 
 static void print_results(const scene *s, const result *res, int engines)
 {
-    printf("\n[%s] %-7s %9s %10s %9s %8s %11s %9s %9s %7s %8s %22s\n", s->name, "engine", "steps/s",
-           "median_ms", "max_ms", "cpu_s/s", "max_gap_mm", "at_step", "end_gap", "awake", "peak_MB",
-           "mean end pos (x,y,z)");
+    printf("\n[%s] %-7s %9s %10s %9s %8s %11s %9s %11s %7s %8s %22s\n", s->name, "engine",
+           "steps/s", "median_ms", "max_ms", "cpu_s/s", "max_gap_mm", "at_step", "median_gap",
+           "awake", "peak_MB", "mean end pos (x,y,z)");
     for (int e = 0; e < engines; e++) {
         const result *r = &res[e];
         if (!r->ok) {
@@ -779,10 +783,10 @@ static void print_results(const scene *s, const result *res, int engines)
         char pos[64];
         snprintf(pos, sizeof pos, "(%.2f,%.2f,%.2f)", (double)r->mean_pos[0],
                  (double)r->mean_pos[1], (double)r->mean_pos[2]);
-        printf("[%s] %-7s %9.1f %10.3f %9.3f %8.1f %11.3f %9d %9.3f %7d %8.1f %22s\n", s->name,
+        printf("[%s] %-7s %9.1f %10.3f %9.3f %8.1f %11.3f %9d %11.3f %7d %8.1f %22s\n", s->name,
                engine_name[e], 1000.0 * r->steps / r->total_ms, r->median_ms, r->max_ms,
-               1000.0 * r->steps / r->cpu_ms, 1000.0 * r->max_gap, r->gap_step, 1000.0 * r->end_gap,
-               r->awake, r->peak_mb, pos);
+               1000.0 * r->steps / r->cpu_ms, 1000.0 * r->max_gap, r->gap_step,
+               1000.0 * r->median_gap, r->awake, r->peak_mb, pos);
     }
     const result *c = &res[ENGINE_CAIRN];
     if (c->ok)
@@ -809,9 +813,9 @@ static void print_csv(const scene *s, const result *res, int engines)
     for (int e = 0; e < engines; e++) {
         const result *r = &res[e];
         if (r->ok)
-            printf("%s,%s,%d,%.2f,%.4f,%.4f,%.7f,%.2f,%d\n", s->name, engine_name[e], r->steps,
-                   1000.0 * r->steps / r->total_ms, r->median_ms, r->max_ms, r->max_gap, r->peak_mb,
-                   r->awake);
+            printf("%s,%s,%d,%.2f,%.4f,%.4f,%.7f,%.7f,%.2f,%d\n", s->name, engine_name[e], r->steps,
+                   1000.0 * r->steps / r->total_ms, r->median_ms, r->max_ms, r->max_gap,
+                   r->median_gap, r->peak_mb, r->awake);
     }
 }
 
@@ -838,7 +842,7 @@ int main(int argc, char **argv)
         if (argc > 2 || (!want[0] && !want[1])) {
             fprintf(stderr,
                     "usage: %s [chains|ragdolls]  (env BENCH_STEPS, BENCH_SLEEP=1, "
-                    "BENCH_JOINT_FRICTION=N m)\n",
+                    "BENCH_JOINT_FRICTION=N m, BENCH_NO_PEERS=1)\n",
                     argv[0]);
             return 2;
         }
@@ -868,7 +872,7 @@ int main(int argc, char **argv)
     print_cairn_settings();
 #ifdef CAIRN_HAVE_BULLET
     print_bullet_settings(&scenes[1]);
-    const int engines = ENGINES;
+    const int engines = getenv("BENCH_NO_PEERS") ? 1 : ENGINES; /* Cairn alone, to profile */
 #else
     printf("bullet: not found\n");
     const int engines = 1;
@@ -884,7 +888,8 @@ int main(int argc, char **argv)
             failed += !run_forked(e, &scenes[i], steps, &res[i][e]);
         print_results(&scenes[i], res[i], engines);
     }
-    printf("\nscene,engine,steps,steps_per_second,median_ms,max_ms,max_gap_m,peak_mb,awake\n");
+    printf("\nscene,engine,steps,steps_per_second,median_ms,max_ms,max_gap_m,median_gap_m,peak_mb,"
+           "awake\n");
     for (int i = 0; i < 2; i++)
         if (want[i])
             print_csv(&scenes[i], res[i], engines);
