@@ -30,7 +30,7 @@ typedef struct body {
     float gravity_scale;
     uint32_t layer, mask; /* collision filter bits, handed to the broadphase proxy */
     bool is_sensor;
-    bool enabled; /* a disabled body has no proxy, no contacts and is never awake */
+    bool enabled;        /* a disabled body has no proxy, no contacts and is never awake */
     int32_t joint_edges; /* the first of its joints' edges (joint index * 2 + side), -1: none */
 } body;
 

@@ -10,6 +10,7 @@
 #include "core/xform.h"
 
 #include <math.h>
+#include <string.h>
 
 /* One row of the constraint: direction d at anchors r_a, r_b. The angular parts and their
    images under the inverse inertia are computed once per step (inertia is held fixed over the
@@ -508,16 +509,13 @@ static void substep(solver *s, int mode)
     int velocity_passes = passes(settings->velocity_iterations, settings->substeps);
     if (mode == CAIRN_SOFT_STEP) {
         for (int k = 0; k < velocity_passes; ++k) {
-            joints_solve(&s->joints);
+            joints_solve(&s->joints, false);
             solve_contacts(s, BIAS_SOFT);
         }
         move_bodies(s, NULL);
         int relax = passes(settings->position_iterations, settings->substeps);
         for (int k = 0; k < (relax > 0 ? relax : 1); ++k) {
-            /* A soft joint is a damped spring: its correction velocity is part of the model
-               and stays (relaxing it away cost a 60-degree pendulum 13% of its energy in 10 s,
-               keeping it 0.8%: tests/joints/test_pendulum.c). */
-            joints_solve(&s->joints);
+            joints_solve(&s->joints, true);
             solve_contacts(s, BIAS_RELAX);
         }
         return;
@@ -525,7 +523,7 @@ static void substep(solver *s, int mode)
     /* Rigid modes: joints carry a Baumgarte bias in both (split impulse is for contacts). */
     bias_mode contact_mode = mode == CAIRN_BAUMGARTE ? BIAS_BAUMGARTE : BIAS_NONE;
     for (int k = 0; k < velocity_passes; ++k) {
-        joints_solve(&s->joints);
+        joints_solve(&s->joints, false);
         solve_contacts(s, contact_mode);
     }
     if (mode == CAIRN_BAUMGARTE)
@@ -554,12 +552,20 @@ void solver_step(cairn_world *world, float dt)
     for (int k = 0; k < world->awake.count; ++k)
         s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
     s.contact_count = prepare_contacts(&s);
-    joints_begin(&s.joints, world, s.velocities, s.h);
+    bool *touching = arena_push(&world->scratch, bodies, "bodies touching");
+    if (touching) {
+        memset(touching, 0, bodies);
+        for (int i = 0; i < s.contact_count; ++i)
+            touching[s.contacts[i].index_a] = touching[s.contacts[i].index_b] = true;
+    }
+    joints_begin(&s.joints, world, s.velocities, s.h, touching);
     for (int i = 0; i < settings->substeps; ++i)
         substep(&s, settings->position_correction);
     restitution(&s);
     store_impulses(&s);
     joints_end(&s.joints);
+    if (touching)
+        arena_pop(&world->scratch, touching);
     velocities_store(world, s.velocities);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);

@@ -90,6 +90,8 @@ typedef struct joint_step {
     versors frame_a, frame_b; /* world rotations of the joint frames */
     float h, inverse_h;
     softness rigid_soft; /* the world's joint softness (or Baumgarte) for equality rows */
+    softness relax_soft; /* in soft step's relax pass: no bias, except in calm trees */
+    bool relaxing;       /* this pass is a relax pass */
     bool direct;         /* the equality rows are the tree solve's (joint_tree.h): skip them */
     bool baumgarte;      /* rigid mode: Baumgarte bias, no softness */
 } joint_step;
@@ -133,10 +135,10 @@ vec3s joint_rotation_vector(versors q);
 void joint_lock_rotation(angle_part *lock, const joint_step *s);
 
 /* The softness of equality rows and of violated limits: the world's joint softness, or a
-   Baumgarte bias in the rigid modes. */
+   Baumgarte bias in the rigid modes; in a relax pass, velocity only. */
 static inline softness joint_equality_soft(const joint_step *s)
 {
-    return s->rigid_soft;
+    return s->relaxing ? s->relax_soft : s->rigid_soft;
 }
 
 /* The free axis's rows: limit (lower, upper as C >= 0 rows), motor, spring, all on one

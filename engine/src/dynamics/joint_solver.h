@@ -21,18 +21,26 @@ typedef struct joint_solver {
     bool *in_tree;
     joint_tree tree;
     bool tree_built; /* at the first substep, once the rows are known */
+    bool *touching; /* by body index: touches a contact this step (then of a joint outside trees) */
+    bool *calm;     /* per active joint: in a tree no contact or outside joint touches */
 } joint_solver;
 
 /* Collects the joints with an awake body (scratch memory; none when it runs out) and puts the
-   bodies the step does not move at rest in velocities. */
-void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h);
+   bodies the step does not move at rest in velocities. touching[body]: the body touches a
+   contact this step (the joints may write to it). */
+void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h,
+                  bool *touching);
 /* At the start of each substep: the frames at the current positions, the rows and their
    effective masses. */
 void joints_prepare(joint_solver *js);
 void joints_warm_start(joint_solver *js);
-/* One pass: Gauss-Seidel over the rows outside trees, then the tree solve. Soft joints keep
-   their bias in soft step's relax passes too (see contact_solver.c). */
-void joints_solve(joint_solver *js);
+/* One pass: Gauss-Seidel over the rows outside trees, then the tree solve. relax: soft step's
+   relax pass, which removes the joints' bias velocities like the contacts', except in calm
+   trees (an articulation that touches nothing: a pendulum, a swinging chain), which keep it:
+   relaxing it away costs a swinging pendulum its energy (13% in 10 s from 60 degrees), and
+   keeping it where contacts or loops are makes rigid joints and soft contacts fight (a welded
+   wall at rest held 60 kN and never slept). */
+void joints_solve(joint_solver *js, bool relax);
 /* Reaction forces, the break test, and the scratch memory back. */
 void joints_end(joint_solver *js);
 

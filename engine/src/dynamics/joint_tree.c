@@ -178,26 +178,25 @@ void joint_tree_factor(joint_tree *t, const tree_joint *joints)
 }
 
 /* J v + bias + G lambda for each row of a joint. */
-static void joint_residual(const tree_joint *tj, double *out)
+static void joint_residual(const tree_joint *tj, softness soft, double *out)
 {
     const body_velocity *va = tj->pair->a.velocity, *vb = tj->pair->b.velocity;
     const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
                          va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
                          vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
-    double ratio = tj->soft.impulse_scale == 0.0f
-                       ? 0.0
-                       : (double)tj->soft.impulse_scale / (double)tj->soft.mass_scale;
+    double ratio =
+        soft.impulse_scale == 0.0f ? 0.0 : (double)soft.impulse_scale / (double)soft.mass_scale;
     for (int r = 0; r < tj->count; ++r) {
         const joint_row *row = &tj->rows[r];
         double jv = 0.0;
         for (int k = 0; k < 12; ++k)
             jv += (double)row->jacobian[k] * (double)v[k];
-        out[r] = jv + (double)tj->soft.bias_rate * (double)row->error +
+        out[r] = jv + (double)soft.bias_rate * (double)row->error +
                  ratio * row_stiffness(row, tj->pair) * (double)*row->impulse;
     }
 }
 
-void joint_tree_solve(const joint_tree *t, tree_joint *joints)
+void joint_tree_solve(const joint_tree *t, tree_joint *joints, bool relax)
 {
     tree_node *nodes = t->nodes;
     for (int i = 0; i < t->node_count; ++i) {
@@ -205,7 +204,8 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints)
         if (n->kind == NODE_BODY)
             memset(n->x, 0, sizeof n->x);
         else
-            joint_residual(&joints[n->index], n->x);
+            joint_residual(&joints[n->index],
+                           relax ? joints[n->index].relax_soft : joints[n->index].soft, n->x);
     }
     /* forward: children first, each passes its share up */
     for (int i = 0; i < t->node_count; ++i) {
@@ -413,6 +413,26 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
     t->node_count = b.count;
     t->scratch = memory;
     return true;
+}
+
+void joint_tree_calm(const joint_tree *t, const tree_joint *joints, const bool *touching,
+                     bool *calm)
+{
+    (void)joints;
+    /* the roots come last: each node's root is its parent's, found walking from the end */
+    int *root = (int *)t->scratch; /* the build's memory is free again, and large enough */
+    bool *busy = (bool *)(root + t->node_count);
+    for (int i = t->node_count - 1; i >= 0; --i) {
+        const tree_node *n = &t->nodes[i];
+        root[i] = n->parent < 0 ? i : root[n->parent];
+        busy[i] = false;
+    }
+    for (int i = 0; i < t->node_count; ++i)
+        if (t->nodes[i].kind == NODE_BODY && touching[t->nodes[i].index])
+            busy[root[i]] = true;
+    for (int i = 0; i < t->node_count; ++i)
+        if (t->nodes[i].kind == NODE_JOINT)
+            calm[t->nodes[i].index] = !busy[root[i]];
 }
 
 void joint_tree_free(joint_tree *t, arena *scratch)

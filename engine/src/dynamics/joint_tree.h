@@ -27,8 +27,8 @@ typedef struct tree_joint {
     joint_row rows[JOINT_MAX_ROWS];
     int count;
     joint_pair *pair;
-    softness soft;
-    bool moves_a, moves_b; /* which sides are nodes of the tree (awake dynamic bodies) */
+    softness soft, relax_soft; /* in the velocity passes, in soft step's relax passes */
+    bool moves_a, moves_b;     /* which sides are nodes of the tree (awake dynamic bodies) */
 } tree_joint;
 
 typedef struct tree_node tree_node;
@@ -46,8 +46,13 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
                       const uint32_t (*bodies)[2], int count, bool *in_tree);
 /* At each substep, after the rows are set: the elimination at the current Jacobians. */
 void joint_tree_factor(joint_tree *t, const tree_joint *joints);
-/* One pass: every tree row meets its target at once; impulses and velocities updated. */
-void joint_tree_solve(const joint_tree *t, tree_joint *joints);
+/* One pass: every tree row meets its target at once; impulses and velocities updated. relax:
+   with each joint's relax_soft. */
+void joint_tree_solve(const joint_tree *t, tree_joint *joints, bool relax);
+/* Whether each joint's tree is calm: no body of it touches a contact (touching[body]) or a
+   joint outside the tree. Calm trees keep their bias in the relax passes (joint_solver.c). */
+void joint_tree_calm(const joint_tree *t, const tree_joint *joints, const bool *touching,
+                     bool *calm);
 void joint_tree_free(joint_tree *t, arena *scratch);
 
 /* Rows of the parts (joint_rows.h), for the per-type equality_rows. */
