@@ -113,7 +113,7 @@ static void rest_if_still(joint_solver *js, uint32_t index)
 }
 
 void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h,
-                  bool *touching)
+                  const bool *touching)
 {
     *js = (joint_solver){.world = world, .velocities = velocities, .h = h, .touching = touching};
     velocities_rest(velocities, (uint32_t)world->bodies.count);
@@ -131,8 +131,7 @@ void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocitie
     js->rows = arena_push(&world->scratch, sizeof(tree_joint) * n, "joint rows");
     js->bodies = arena_push(&world->scratch, sizeof(uint32_t[2]) * n, "joint bodies");
     js->in_tree = arena_push(&world->scratch, sizeof(bool) * n, "joints in trees");
-    js->calm = arena_push(&world->scratch, sizeof(bool) * n, "calm joints");
-    if (!js->active || !js->steps || !js->rows || !js->bodies || !js->in_tree || !js->calm) {
+    if (!js->active || !js->steps || !js->rows || !js->bodies || !js->in_tree) {
         joints_end(js); /* no memory: the joints sit this step out */
         return;
     }
@@ -145,7 +144,6 @@ void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocitie
         js->bodies[js->count][0] = j->body_a;
         js->bodies[js->count][1] = j->body_b;
         js->in_tree[js->count] = false;
-        js->calm[js->count] = false;
         if (!world->def.solver.warm_starting) /* the step starts from zero impulses */
             joint_reset_impulses(j);
         js->active[js->count++] = (uint32_t)i;
@@ -179,37 +177,17 @@ float joint_position_now(const cairn_world *world, const joint *j)
     return joint_ops_of(j->type)->position(j, &s);
 }
 
-/* The softness of a joint's rows in the passes and in the relax passes. A calm tree (no
-   contact or outside joint touches it: a pendulum, a hanging chain) is rigid, its error closed
-   at the soft rate, and keeps that bias in the relax passes. A busy tree is as soft as the
-   settings say, its bias relaxed like the contacts': rigid joints fight soft contacts and
-   loops (a welded wall at rest held 60 kN in its welds and never slept; ragdolls on stairs
-   kept 77 of 457 bodies awake after 20 s, none after 11 s soft). Rows outside trees are soft
-   and relaxed. */
+/* The softness of a joint's rows in the passes and in the relax passes. A calm tree
+   (joint_tree.h) is rigid, its error closed at the soft rate, and keeps that bias through the
+   relax passes: relaxing it away costs a swinging pendulum its energy (13% in 10 s from 60
+   degrees, 0.8% kept). Every other row is a soft constraint of the world's joint softness,
+   relaxed like the contacts. */
 static void set_softness(joint_solver *js, int k, softness soft)
 {
     const softness velocity_only = {0.0f, 1.0f, 0.0f};
-    bool calm = js->calm[k];
+    bool calm = js->in_tree[k];
     js->steps[k].relax_soft = calm ? soft : velocity_only;
-    js->rows[k].soft = calm ? (softness){soft.bias_rate, 1.0f, 0.0f} : soft;
-    js->rows[k].relax_soft = calm ? js->rows[k].soft : velocity_only;
-}
-
-/* Which tree joints are calm (set_softness), decided once a step when the tree is built;
-   without the contact flags (no memory) none is. */
-static void find_calm_trees(joint_solver *js)
-{
-    if (js->tree.node_count == 0 || js->touching == NULL)
-        return;
-    for (int k = 0; k < js->count; ++k)
-        for (int side = 0; side < 2 && !js->in_tree[k]; ++side)
-            if (js->bodies[k][side] != JOINT_WORLD)
-                js->touching[js->bodies[k][side]] = true;
-    joint_tree_calm(&js->tree, js->rows, js->touching, js->calm);
-    for (int k = 0; k < js->count; ++k) {
-        js->calm[k] &= js->in_tree[k];
-        set_softness(js, k, js->steps[k].rigid_soft);
-    }
+    js->rows[k].soft = (softness){soft.bias_rate, 1.0f, 0.0f};
 }
 
 void joints_prepare(joint_solver *js)
@@ -239,8 +217,9 @@ void joints_prepare(joint_solver *js)
     if (!js->tree_built && js->count > 0) {
         js->tree_built = true;
         joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
-                         (const uint32_t(*)[2])js->bodies, js->count, js->in_tree);
-        find_calm_trees(js);
+                         (const uint32_t(*)[2])js->bodies, js->count, js->touching, js->in_tree);
+        for (int k = 0; k < js->count; ++k) /* the rows outside trees are soft */
+            set_softness(js, k, js->steps[k].rigid_soft);
     }
     if (js->tree.node_count > 0)
         joint_tree_factor(&js->tree, js->rows);
@@ -263,7 +242,7 @@ void joints_solve(joint_solver *js, bool relax)
         joint_ops_of(j->type)->solve(j, &js->steps[k]);
     }
     if (js->tree.node_count > 0)
-        joint_tree_solve(&js->tree, js->rows, relax);
+        joint_tree_solve(&js->tree, js->rows);
 }
 
 /* Over break_force in force, or in torque for the joints that hold rotation. */
@@ -290,12 +269,11 @@ void joints_end(joint_solver *js)
         }
     }
     joint_tree_free(&js->tree, &js->world->scratch);
-    void *pushed[] = {js->calm, js->in_tree, js->bodies, js->rows, js->steps, js->active};
-    for (int i = 0; i < 6; ++i)
+    void *pushed[] = {js->in_tree, js->bodies, js->rows, js->steps, js->active};
+    for (int i = 0; i < 5; ++i)
         if (pushed[i])
             arena_pop(&js->world->scratch, pushed[i]);
     js->in_tree = NULL;
-    js->calm = NULL;
     js->bodies = NULL;
     js->rows = NULL;
     js->steps = NULL;

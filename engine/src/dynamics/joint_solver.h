@@ -20,26 +20,22 @@ typedef struct joint_solver {
     uint32_t (*bodies)[2];
     bool *in_tree;
     joint_tree tree;
-    bool tree_built; /* at the first substep, once the rows are known */
-    bool *touching; /* by body index: touches a contact this step (then of a joint outside trees) */
-    bool *calm;     /* per active joint: in a tree no contact or outside joint touches */
+    bool tree_built;      /* at the first substep, once the rows are known */
+    const bool *touching; /* by body index: a contact touches it this step (may be NULL) */
 } joint_solver;
 
 /* Collects the joints with an awake body (scratch memory; none when it runs out) and puts the
-   bodies the step does not move at rest in velocities. touching[body]: the body touches a
-   contact this step (the joints may write to it). */
+   bodies the step does not move at rest in velocities. touching[body]: a contact touches the
+   body this step (NULL: take every body as touched). */
 void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h,
-                  bool *touching);
+                  const bool *touching);
 /* At the start of each substep: the frames at the current positions, the rows and their
    effective masses. */
 void joints_prepare(joint_solver *js);
 void joints_warm_start(joint_solver *js);
 /* One pass: Gauss-Seidel over the rows outside trees, then the tree solve. relax: soft step's
-   relax pass, which removes the joints' bias velocities like the contacts', except in calm
-   trees (an articulation that touches nothing: a pendulum, a swinging chain), which keep it:
-   relaxing it away costs a swinging pendulum its energy (13% in 10 s from 60 degrees), and
-   keeping it where contacts or loops are makes rigid joints and soft contacts fight (a welded
-   wall at rest held 60 kN and never slept). */
+   relax pass, which removes the soft joints' bias velocities like the contacts' (calm trees
+   keep theirs: joint_solver.c). */
 void joints_solve(joint_solver *js, bool relax);
 /* Reaction forces, the break test, and the scratch memory back. */
 void joints_end(joint_solver *js);

@@ -196,7 +196,7 @@ static void joint_residual(const tree_joint *tj, softness soft, double *out)
     }
 }
 
-void joint_tree_solve(const joint_tree *t, tree_joint *joints, bool relax)
+void joint_tree_solve(const joint_tree *t, tree_joint *joints)
 {
     tree_node *nodes = t->nodes;
     for (int i = 0; i < t->node_count; ++i) {
@@ -204,8 +204,7 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints, bool relax)
         if (n->kind == NODE_BODY)
             memset(n->x, 0, sizeof n->x);
         else
-            joint_residual(&joints[n->index],
-                           relax ? joints[n->index].relax_soft : joints[n->index].soft, n->x);
+            joint_residual(&joints[n->index], joints[n->index].soft, n->x);
     }
     /* forward: children first, each passes its share up */
     for (int i = 0; i < t->node_count; ++i) {
@@ -351,8 +350,28 @@ static void children_first(tree_node *nodes, int count)
             nodes[i].parent = count - 1 - nodes[i].parent;
 }
 
+/* Leaves out of the trees every group a contact touches or a joint outside the trees reaches:
+   those are solved by Gauss-Seidel (joint_tree.h). */
+static void drop_busy_groups(const tree_joint *joints, const uint32_t (*bodies)[2], int count,
+                             int body_count, const bool *touching, int *parent, bool *busy,
+                             bool *in_tree)
+{
+    for (int i = 0; i < body_count; ++i)
+        busy[i] = false;
+    for (int i = 0; i < body_count; ++i)
+        if (touching == NULL || touching[i])
+            busy[find_root(parent, i)] = true;
+    for (int k = 0; k < count; ++k)
+        for (int side = 0; side < 2 && !in_tree[k]; ++side)
+            if (side == 0 ? joints[k].moves_a : joints[k].moves_b)
+                busy[find_root(parent, (int)bodies[k][side])] = true;
+    for (int k = 0; k < count; ++k)
+        if (in_tree[k])
+            in_tree[k] = !busy[find_root(parent, (int)bodies[k][joints[k].moves_a ? 0 : 1])];
+}
+
 bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_joint *joints,
-                      const uint32_t (*bodies)[2], int count, bool *in_tree)
+                      const uint32_t (*bodies)[2], int count, const bool *touching, bool *in_tree)
 {
     memset(t, 0, sizeof *t);
     size_t n = (size_t)body_count, k = (size_t)count;
@@ -377,6 +396,7 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
         body_node[i] = -1;
     }
     choose_tree_joints(joints, bodies, count, union_parent, grounded, in_tree);
+    drop_busy_groups(joints, bodies, count, body_count, touching, union_parent, grounded, in_tree);
     /* adjacency of moving bodies to their tree joints */
     memset(first, 0, sizeof(int32_t) * (n + 1));
     for (int j = 0; j < count; ++j)
@@ -413,26 +433,6 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
     t->node_count = b.count;
     t->scratch = memory;
     return true;
-}
-
-void joint_tree_calm(const joint_tree *t, const tree_joint *joints, const bool *touching,
-                     bool *calm)
-{
-    (void)joints;
-    /* the roots come last: each node's root is its parent's, found walking from the end */
-    int *root = (int *)t->scratch; /* the build's memory is free again, and large enough */
-    bool *busy = (bool *)(root + t->node_count);
-    for (int i = t->node_count - 1; i >= 0; --i) {
-        const tree_node *n = &t->nodes[i];
-        root[i] = n->parent < 0 ? i : root[n->parent];
-        busy[i] = false;
-    }
-    for (int i = 0; i < t->node_count; ++i)
-        if (t->nodes[i].kind == NODE_BODY && touching[t->nodes[i].index])
-            busy[root[i]] = true;
-    for (int i = 0; i < t->node_count; ++i)
-        if (t->nodes[i].kind == NODE_JOINT)
-            calm[t->nodes[i].index] = !busy[root[i]];
 }
 
 void joint_tree_free(joint_tree *t, arena *scratch)
