@@ -4,7 +4,8 @@
 
 static void fixed_prepare(joint *j, joint_step *s)
 {
-    point_prepare(&j->point, &s->pair, s->r_a, s->r_b, glms_vec3_sub(s->anchor_b, s->anchor_a));
+    point_prepare(&j->point, &s->pair, s->r_a, s->r_b, glms_vec3_sub(s->anchor_b, s->anchor_a),
+                  !s->direct);
     joint_lock_rotation(&j->state.fixed.lock, s);
 }
 

@@ -60,11 +60,14 @@ static void apply_angular(joint_pair *pair, vec3s impulse)
     vb->angular = glms_vec3_add(vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, impulse));
 }
 
-void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error)
+void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error,
+                   bool need_mass)
 {
     p->r_a = r_a;
     p->r_b = r_b;
     p->error = error;
+    if (!need_mass)
+        return;
     p->mass =
         inverse_or_zero(mat3_add(point_response(&pair->a, r_a), point_response(&pair->b, r_b)));
 }
@@ -123,7 +126,7 @@ vec3s angle_impulse(const angle_part *p)
 }
 
 void angle_prepare(angle_part *p, const joint_pair *pair, const vec3s *axes, int count,
-                   const float *error)
+                   const float *error, bool need_mass)
 {
     vec3s kept = angle_impulse(p); /* zero on first use: the part starts zeroed */
     mat3s inertia = mat3_add(pair->a.inverse_inertia, pair->b.inverse_inertia);
@@ -133,11 +136,14 @@ void angle_prepare(angle_part *p, const joint_pair *pair, const vec3s *axes, int
         p->axes[i] = axes[i];
         p->error[i] = error ? error[i] : 0.0f;
         p->impulse[i] = glms_vec3_dot(kept, axes[i]);
+        if (!need_mass)
+            continue;
         vec3s response = glms_mat3_mulv(inertia, axes[i]);
         for (int j = 0; j < count; ++j)
             k[j][i] = glms_vec3_dot(axes[j], response);
     }
-    invert_block((const float(*)[3])k, count, p->mass);
+    if (need_mass)
+        invert_block((const float(*)[3])k, count, p->mass);
 }
 
 void angle_warm_start(const angle_part *p, joint_pair *pair)

@@ -30,7 +30,9 @@ typedef struct point_part {
     vec3s impulse;  /* accumulated, N s, on body b */
 } point_part;
 
-void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error);
+/* need_mass false: the tree solve takes the rows (joint_tree.h), no effective mass is needed. */
+void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error,
+                   bool need_mass);
 void point_warm_start(const point_part *p, joint_pair *pair);
 /* One pass; soft gives the position correction (bias rate 0 solves velocity only). */
 void point_solve(point_part *p, joint_pair *pair, softness soft);
@@ -47,7 +49,7 @@ typedef struct angle_part {
 /* Rows about axes[0..count); error per axis. Keeps the impulses (projected onto the new axes
    when they turn: they are stored as a world vector between substeps). */
 void angle_prepare(angle_part *p, const joint_pair *pair, const vec3s *axes, int count,
-                   const float *error);
+                   const float *error, bool need_mass);
 void angle_warm_start(const angle_part *p, joint_pair *pair);
 void angle_solve(angle_part *p, joint_pair *pair, softness soft);
 /* Drives the relative angular velocity to zero with an impulse no larger than max_impulse

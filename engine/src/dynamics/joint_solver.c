@@ -65,7 +65,7 @@ void joint_lock_rotation(angle_part *lock, const joint_step *s)
     /* the relative rotation is in A's joint frame: its components are about A's axes */
     vec3s turn = joint_rotation_vector(joint_relative_rotation(s));
     float error[3] = {turn.x, turn.y, turn.z};
-    angle_prepare(lock, &s->pair, axes, 3, error);
+    angle_prepare(lock, &s->pair, axes, 3, error, !s->direct);
 }
 
 /* A side of the joint: the body's state in the step, or the world (at rest, no response). */
@@ -190,6 +190,14 @@ static void set_softness(joint_solver *js, int k, softness soft)
     js->rows[k].soft = (softness){soft.bias_rate, 1.0f, 0.0f};
 }
 
+/* Rows besides the equality rows: a limit, motor or spring, or a swing-twist's cone. */
+static bool has_free_rows(const joint *j)
+{
+    const cairn_joint_def *d = &j->settings;
+    return d->enable_limit || d->enable_motor || d->enable_spring ||
+           j->type == CAIRN_JOINT_SWING_TWIST;
+}
+
 void joints_prepare(joint_solver *js)
 {
     const cairn_solver_settings *settings = &js->world->def.solver;
@@ -206,6 +214,7 @@ void joints_prepare(joint_solver *js)
         s->h = js->h;
         s->inverse_h = inverse_h;
         s->rigid_soft = rigid;
+        s->direct = js->in_tree[k]; /* false until the tree is built at the first substep */
         joint_ops_of(j->type)->prepare(j, s);
         tree_joint *rows = &js->rows[k];
         rows->pair = &s->pair;
@@ -218,11 +227,15 @@ void joints_prepare(joint_solver *js)
         js->tree_built = true;
         joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
                          (const uint32_t(*)[2])js->bodies, js->count, js->touching, js->in_tree);
-        for (int k = 0; k < js->count; ++k) /* the rows outside trees are soft */
+        for (int k = 0; k < js->count; ++k) { /* the rows outside trees are soft */
             set_softness(js, k, js->steps[k].rigid_soft);
+            js->tree_iterates |=
+                js->in_tree[k] && has_free_rows(&js->world->joints.data[js->active[k]]);
+        }
     }
     if (js->tree.node_count > 0)
         joint_tree_factor(&js->tree, js->rows);
+    js->tree_solved = false;
 }
 
 void joints_warm_start(joint_solver *js)
@@ -241,8 +254,9 @@ void joints_solve(joint_solver *js, bool relax)
         js->steps[k].relaxing = relax;
         joint_ops_of(j->type)->solve(j, &js->steps[k]);
     }
-    if (js->tree.node_count > 0)
+    if (js->tree.node_count > 0 && (js->tree_iterates || !js->tree_solved))
         joint_tree_solve(&js->tree, js->rows);
+    js->tree_solved = true;
 }
 
 /* Over break_force in force, or in torque for the joints that hold rotation. */

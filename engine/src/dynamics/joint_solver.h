@@ -20,7 +20,11 @@ typedef struct joint_solver {
     uint32_t (*bodies)[2];
     bool *in_tree;
     joint_tree tree;
-    bool tree_built;      /* at the first substep, once the rows are known */
+    bool tree_built; /* at the first substep, once the rows are known */
+    /* Whether the tree solve runs in every pass: only when rows outside it (limits, motors,
+       cones) act on its bodies; otherwise its one solve a substep is already exact. */
+    bool tree_iterates;
+    bool tree_solved;     /* in this substep */
     const bool *touching; /* by body index: a contact touches it this step (may be NULL) */
 } joint_solver;
 

@@ -9,7 +9,8 @@
 static void swing_twist_prepare(joint *j, joint_step *s)
 {
     joint_swing_twist_state *st = &j->state.swing_twist;
-    point_prepare(&j->point, &s->pair, s->r_a, s->r_b, glms_vec3_sub(s->anchor_b, s->anchor_a));
+    point_prepare(&j->point, &s->pair, s->r_a, s->r_b, glms_vec3_sub(s->anchor_b, s->anchor_a),
+                  !s->direct);
     vec3s x_a = joint_axis_x(s->frame_a), x_b = joint_axis_x(s->frame_b);
     vec3s turn = glms_vec3_cross(x_a, x_b);
     float sine = glms_vec3_norm(turn), cosine = glms_vec3_dot(x_a, x_b);
@@ -27,7 +28,7 @@ static void swing_twist_prepare(joint *j, joint_step *s)
     st->twist_angle = joint_twist_angle(joint_relative_rotation(s));
     if (j->settings.enable_motor) {
         vec3s axes[3] = {x_a, joint_axis_y(s->frame_a), joint_axis_z(s->frame_a)};
-        angle_prepare(&st->friction, &s->pair, axes, 3, NULL);
+        angle_prepare(&st->friction, &s->pair, axes, 3, NULL, true);
     }
 }
 

@@ -29,42 +29,43 @@ struct tree_node {
 
 /* ---- small dense matrices, row-major, double ---- */
 
-/* Inverts the n x n matrix a (destroyed) into out by Gauss-Jordan with partial pivoting; zero
-   when singular. */
-static void invert(double *a, int n, double *out)
+/* Inverts the symmetric definite (positive or negative) n x n matrix a into out through its
+   LDL^T factors, without pivoting: every block of the elimination is definite (bodies'
+   articulated inertias positive, joints' Schur complements negative). Zero when a pivot
+   vanishes (a row with no body to act on). */
+static void invert(const double *a, int n, double *out)
 {
-    for (int i = 0; i < n * n; ++i)
-        out[i] = (i % (n + 1)) == 0 ? 1.0 : 0.0;
-    for (int c = 0; c < n; ++c) {
-        int pivot = c;
-        for (int r = c + 1; r < n; ++r)
-            if (__builtin_fabs(a[r * n + c]) > __builtin_fabs(a[pivot * n + c]))
-                pivot = r;
-        if (!(__builtin_fabs(a[pivot * n + c]) > 1e-300)) {
+    double l[36] = {0}, d[6];
+    for (int j = 0; j < n; ++j) {
+        double pivot = a[j * n + j];
+        for (int k = 0; k < j; ++k)
+            pivot -= l[j * n + k] * l[j * n + k] * d[k];
+        if (!(__builtin_fabs(pivot) > 1e-300)) {
             memset(out, 0, sizeof(double) * (size_t)(n * n));
             return;
         }
-        for (int k = 0; k < n && pivot != c; ++k) {
-            double t = a[c * n + k];
-            a[c * n + k] = a[pivot * n + k];
-            a[pivot * n + k] = t;
-            t = out[c * n + k];
-            out[c * n + k] = out[pivot * n + k];
-            out[pivot * n + k] = t;
+        d[j] = pivot;
+        l[j * n + j] = 1.0;
+        for (int i = j + 1; i < n; ++i) {
+            double sum = a[i * n + j];
+            for (int k = 0; k < j; ++k)
+                sum -= l[i * n + k] * l[j * n + k] * d[k];
+            l[i * n + j] = sum / pivot;
         }
-        double scale = 1.0 / a[c * n + c];
-        for (int k = 0; k < n; ++k) {
-            a[c * n + k] *= scale;
-            out[c * n + k] *= scale;
+    }
+    /* column c of the inverse: L y = e_c, then L^T x = D^-1 y */
+    for (int c = 0; c < n; ++c) {
+        double y[6];
+        for (int i = 0; i < n; ++i) {
+            y[i] = i == c ? 1.0 : 0.0;
+            for (int k = 0; k < i; ++k)
+                y[i] -= l[i * n + k] * y[k];
         }
-        for (int r = 0; r < n; ++r) {
-            double f = a[r * n + c];
-            if (r == c || f == 0.0)
-                continue;
-            for (int k = 0; k < n; ++k) {
-                a[r * n + k] -= f * a[c * n + k];
-                out[r * n + k] -= f * out[c * n + k];
-            }
+        for (int i = n - 1; i >= 0; --i) {
+            double x = y[i] / d[i];
+            for (int k = i + 1; k < n; ++k)
+                x -= l[k * n + i] * out[k * n + c];
+            out[i * n + c] = x;
         }
     }
 }
