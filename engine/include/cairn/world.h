@@ -254,6 +254,37 @@ typedef bool cairn_pair_filter_fn(cairn_body_id a, cairn_body_id b, void *contex
 CAIRN_API bool cairn_world_set_pair_filter(cairn_world *world, cairn_pair_filter_fn *filter,
                                            void *context);
 
+/* ---- contact modification ---- */
+
+/* One touching contact as the pre-solve callback sees it: the bodies and the manifold are read
+   only; enabled, friction, restitution and surface_velocity may be changed, for this step. */
+typedef struct cairn_contact_modify {
+    cairn_body_id body_a, body_b;
+    vec3s normal;           /* unit, world, from A to B */
+    int point_count;        /* of the deepest manifold, 1 to 4 */
+    vec3s points[4];        /* world, on A */
+    float separations[4];   /* m, < 0 when penetrating */
+    bool enabled;           /* true; false: the solver ignores the contact this step (events
+                               are still reported: it still touches) */
+    float friction;         /* the combined value, >= 0 */
+    float restitution;      /* the combined value, [0, 1] */
+    vec3s surface_velocity; /* m/s, world: the sliding velocity of B's surface against A's that
+                               friction drives towards (its part along the normal is ignored):
+                               a conveyor belt that is body A moves its load at +v; one that is
+                               body B at -v. Default 0 */
+} cairn_contact_modify;
+
+/* Called once per step for every touching contact of an awake body (in the narrow phase,
+   after the manifold is built, in body-pair order), before the solver; values it writes out of
+   range are clamped (friction >= 0, restitution in [0, 1], a non-finite surface velocity is
+   taken as 0). It runs on the thread that steps the world (on a worker thread once the step
+   runs on several: it must then be thread-safe); it must not call back into the world. */
+typedef void cairn_presolve_fn(cairn_contact_modify *contact, void *context);
+/* Installs the callback (NULL removes it, and every contact takes its materials' values
+   again). False and an error for a NULL world. */
+CAIRN_API bool cairn_world_set_presolve(cairn_world *world, cairn_presolve_fn *presolve,
+                                        void *context);
+
 /* ---- sensors ---- */
 
 /* Sensor overlap events of the last step: one begin when a body starts to overlap a sensor

@@ -17,7 +17,7 @@
 /* Points further apart than this on A between steps are new points (no warm start), m. */
 static const float match_tolerance = 0.05f;
 
-static void combine_materials(const cairn_world *world, contact *c)
+void contact_combine_materials(const cairn_world *world, contact *c)
 {
     const body *ba = &world->bodies.data[c->body_a], *bb = &world->bodies.data[c->body_b];
     c->friction = sqrtf(ba->friction * bb->friction);
@@ -32,7 +32,7 @@ contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)
     c.body_b = b;
     c.is_sensor = world->bodies.data[a].is_sensor || world->bodies.data[b].is_sensor;
     c.sensor_stale = c.is_sensor;
-    combine_materials(world, &c);
+    contact_combine_materials(world, &c);
     return c;
 }
 
@@ -41,7 +41,7 @@ static void refresh_in(cairn_world *world, contact_array *contacts, uint32_t bod
     for (int i = 0; i < contacts->count; ++i) {
         contact *c = &contacts->data[i];
         if (c->body_a == body_index || c->body_b == body_index)
-            combine_materials(world, c);
+            contact_combine_materials(world, c);
     }
 }
 
@@ -398,6 +398,8 @@ void contacts_collide(cairn_world *world, float dt)
             world->stats.manifolds_reused += !queried;
             if (c->touching)
                 wake_on_touch(world, c);
+            if (c->touching && world->presolve)
+                contact_presolve(world, c);
             record_events(world, c);
         }
         /* Sleeping contacts that are not parked yet keep their manifolds and still count. */

@@ -42,6 +42,7 @@ typedef struct solver_friction {
     float mass[3];    /* tangent 0, tangent 1, twist */
     float impulse[3];
     float twist_radius; /* m: 2/3 of the mean distance of the points from the centre */
+    float surface[2];   /* m/s: the sliding velocity friction drives towards (conveyors) */
 } solver_friction;
 
 typedef struct solver_contact {
@@ -238,6 +239,8 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, manifold 
     sc->tangent[1] = v4_from(t[1]);
     sc->friction = c->friction;
     sc->restitution = c->restitution;
+    for (int k = 0; k < 2; ++k)
+        sc->tangential.surface[k] = glms_vec3_dot(c->surface_velocity, t[k]);
     sc->stored = m;
     sc->point_count = 0;
     pair_state v = pair_load(sc); /* the velocities at the step start, for restitution */
@@ -257,7 +260,7 @@ static int prepare_contacts(solver *s)
     for (int i = 0; i < w->contacts.count; ++i) {
         contact *c = &w->contacts.data[i];
         const body *a = &w->bodies.data[c->body_a], *b = &w->bodies.data[c->body_b];
-        if (!c->touching || (!a->awake && !b->awake))
+        if (!c->touching || (!a->awake && !b->awake) || c->disabled)
             continue;
         if (a->inverse_mass == 0.0f && b->inverse_mass == 0.0f)
             continue;
@@ -339,7 +342,8 @@ static inline void solve_friction(pair_state *v, solver_contact *sc)
     float old[2] = {f->impulse[0], f->impulse[1]};
     float next[2];
     for (int k = 0; k < 2; ++k)
-        next[k] = old[k] - f->mass[k] * row_velocity(v, &f->tangent[k], sc->tangent[k]);
+        next[k] =
+            old[k] - f->mass[k] * (row_velocity(v, &f->tangent[k], sc->tangent[k]) - f->surface[k]);
     float length2 = next[0] * next[0] + next[1] * next[1];
     if (length2 > limit * limit) {
         float scale = limit / sqrtf(length2);

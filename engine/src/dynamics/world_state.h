@@ -42,6 +42,8 @@ struct cairn_world {
     int sensor_bodies;  /* live sensor bodies: without any, no contact is a sensor pair */
     cairn_pair_filter_fn *pair_filter; /* NULL when none */
     void *pair_filter_context;
+    cairn_presolve_fn *presolve; /* NULL when none */
+    void *presolve_context;
     id_pool joint_ids;
     joint_array joints;    /* indexed by joint id index; dead slots have alive == false */
     int joints_broken;     /* joints over their break force in this step: destroyed after it */
@@ -89,6 +91,8 @@ void contacts_remove_body(cairn_world *world, uint32_t body_index);
 void contact_dispose(cairn_world *world, contact *c);
 /* Frees the contact arrays with what their contacts own (world destroy). */
 void contacts_free(cairn_world *world);
+/* The pair's friction sqrt(fa fb) and restitution max(ra, rb) into the contact. */
+void contact_combine_materials(const cairn_world *world, contact *c);
 /* A fresh contact for the pair a < b, materials combined. */
 contact contact_make(const cairn_world *world, uint32_t a, uint32_t b);
 /* Recomputes the combined friction and restitution of every contact of a body. */
@@ -96,6 +100,8 @@ void contacts_refresh_material(cairn_world *world, uint32_t body_index);
 /* Whether a broadphase pair gets a contact: sensor rules, at least one dynamic body otherwise,
    both enabled, and the user pair filter (contact_filter.c). */
 bool contact_wanted(const cairn_world *world, uint32_t a, uint32_t b);
+/* The pre-solve callback on a touching contact (contact_modify.c). */
+void contact_presolve(cairn_world *world, contact *c);
 /* Sensor pairs: the overlap test at the step's final positions and begin/end events instead
    of a manifold (sensor.c). */
 void sensors_update(cairn_world *world);
