@@ -7,6 +7,7 @@
 #include <cairn/collision.h>
 #include <cairn/world.h>
 #include <cairn/joint.h>
+#include <cairn/character.h>
 #include <cairn/query.h>
 #include <cairn/debug_draw.h>
 

@@ -1,0 +1,284 @@
+/* The character controller against analytic answers: it walks at its speed on flat ground,
+   slides along walls, walks up a 40-degree ramp but not a 50-degree one (sliding down it at
+   g sin 50), climbs 0.3 m steps and not 0.5 m ones, never passes through a thin wall, pushes a
+   box with no more than its push force, rides a moving platform, and rejects bad input. */
+#include "../dynamics/scene_helpers.h"
+
+#include <string.h>
+
+static const float half_height = 0.5f, radius = 0.3f;
+#define STAND (half_height + radius) /* centre height standing on y = 0 */
+
+static cairn_character *make_character(cairn_world *world, vec3s position)
+{
+    cairn_character_def def = cairn_character_default_def();
+    def.position = position;
+    def.half_height = half_height;
+    def.radius = radius;
+    cairn_character *c = cairn_character_create(world, &def);
+    cr_assert_not_null(c, "%s", cairn_last_error());
+    return c;
+}
+
+/* One frame of a game: the wanted horizontal velocity, gravity while in the air. */
+static void frame(cairn_world *world, cairn_character *c, vec3s walk)
+{
+    cairn_character_ground g = cairn_character_ground_state(c);
+    float vy = g.on_ground ? 0.0f : cairn_character_velocity(c).y - (float)SCENE_G * SCENE_DT;
+    cr_assert(cairn_character_move(c, v3(walk.x, vy, walk.z), SCENE_DT), "%s", cairn_last_error());
+    cairn_world_step(world, SCENE_DT);
+}
+
+static cairn_body_id ramp(cairn_world *world, float degrees)
+{
+    float a = degrees * (float)SCENE_PI / 180.0f;
+    cairn_transform xf = cairn_transform_identity();
+    /* a long box tilted about z, its top surface through the origin rising towards +x */
+    xf.rotation = glms_quatv(a, v3(0, 0, 1));
+    xf.position = glms_quat_rotatev(xf.rotation, v3(5, -0.5f, 0));
+    return scene_body(world, cairn_shape_box(v3(5, 0.5f, 3), 0.0f), CAIRN_STATIC, xf, 1000.0f, 0.5f,
+                      0.0f);
+}
+
+Test(character, walks_on_flat_ground)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    for (int n = 0; n < 60; ++n)
+        frame(world, c, v3(3, 0, 0));
+    vec3s p = cairn_character_position(c);
+    cr_expect(fabsf(p.x - 3.0f) < 0.03f, "walked %.4f m in 1 s at 3 m/s", p.x);
+    cr_expect(fabsf(p.y - STAND) < 0.01f, "at height %.4f, expected %.4f", p.y, STAND);
+    cr_expect(cairn_character_ground_state(c).on_ground);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+Test(character, slides_along_a_wall)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    scene_body(world, cairn_shape_box(v3(0.1f, 2, 20), 0.0f), CAIRN_STATIC,
+               scene_at(v3(1.5f, 2, 0)), 1000.0f, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    for (int n = 0; n < 60; ++n)
+        frame(world, c, v3(3, 0, 3));
+    vec3s p = cairn_character_position(c);
+    cr_expect(p.x < 1.4f - radius + 0.001f && p.x > 1.4f - radius - 0.02f, "x %.4f at the wall",
+              p.x);
+    cr_expect(fabsf(p.z - 3.0f) < 0.1f, "slid %.4f m along it (3 m/s for 1 s)", p.z);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+static float climb(float degrees, float *slide_speed)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    ramp(world, degrees);
+    cairn_character *c = make_character(world, v3(-1, STAND, 0));
+    for (int n = 0; n < 120; ++n)
+        frame(world, c, v3(2, 0, 0));
+    float height = cairn_character_position(c).y - STAND;
+    *slide_speed = 0.0f;
+    if (slide_speed) {
+        /* let go on the slope: put it on the slope, in the air, and let gravity act */
+        float a = degrees * (float)SCENE_PI / 180.0f;
+        vec3s on = glms_vec3_add(v3(2.0f * cosf(a), 2.0f * sinf(a), 0),
+                                 glms_vec3_scale(v3(-sinf(a), cosf(a), 0), STAND + 0.01f));
+        cairn_character_set_position(c, on);
+        /* in the air a game keeps the character's momentum and adds gravity; on the ground
+           it stands */
+        for (int n = 0; n < 30; ++n) {
+            vec3s v = cairn_character_velocity(c);
+            v.y -= (float)SCENE_G * SCENE_DT;
+            if (n == 0 || cairn_character_ground_state(c).on_ground)
+                v = v3(0, 0, 0);
+            cr_assert(cairn_character_move(c, v, SCENE_DT));
+        }
+        *slide_speed = glms_vec3_norm(cairn_character_velocity(c));
+    }
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+    return height;
+}
+
+Test(character, walks_up_40_degrees_not_50)
+{
+    float slide40, slide50;
+    float up40 = climb(40.0f, &slide40), up50 = climb(50.0f, &slide50);
+    cr_expect(up40 > 1.0f, "climbed %.3f m of the 40-degree ramp", up40);
+    cr_expect(up50 < 0.1f, "climbed %.3f m of the 50-degree ramp", up50);
+    cr_expect(slide40 < 0.01f, "stands on 40 degrees: %.4f m/s", slide40);
+    /* 0.5 s of sliding from rest: g sin(50) t */
+    float expect = (float)SCENE_G * sinf(50.0f * (float)SCENE_PI / 180.0f) * 0.5f;
+    cr_expect(fabsf(slide50 - expect) < 0.05f * expect, "slides at %.3f m/s, expected %.3f",
+              slide50, expect);
+}
+
+static float step_up(float height)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    scene_body(world, cairn_shape_box(v3(2, height * 0.5f, 2), 0.0f), CAIRN_STATIC,
+               scene_at(v3(3, height * 0.5f, 0)), 1000.0f, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    for (int n = 0; n < 90; ++n)
+        frame(world, c, v3(2, 0, 0));
+    float x = cairn_character_position(c).x;
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+    return x;
+}
+
+Test(character, climbs_steps_up_to_its_step_height)
+{
+    float x30 = step_up(0.3f), x50 = step_up(0.5f);
+    cr_expect(x30 > 2.5f, "stopped at x %.3f before a 0.3 m step", x30);
+    cr_expect(x50 < 1.0f - radius + 0.01f, "went to x %.3f over a 0.5 m step", x50);
+}
+
+Test(character, never_passes_through_a_thin_wall)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    scene_body(world, cairn_shape_box(v3(0.025f, 2, 5), 0.0f), CAIRN_STATIC, scene_at(v3(5, 2, 0)),
+               1000.0f, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    for (int n = 0; n < 60; ++n) {
+        frame(world, c, v3(20, 0, 0));
+        cr_assert(cairn_character_position(c).x < 5.0f - 0.025f - radius + 0.001f,
+                  "through the wall at frame %d: x %.4f", n, cairn_character_position(c).x);
+    }
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+Test(character, pushes_a_box_with_at_most_its_push_force)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.0f, 0.0f);
+    /* a 10 kg box on a frictionless floor */
+    cairn_body_id box =
+        scene_body_ex(world, cairn_shape_box(v3(0.25f, 0.25f, 0.25f), 0.0f), CAIRN_DYNAMIC,
+                      scene_at(v3(1, 0.25f, 0)), 80.0f, 0.0f, 0.0f, false);
+    cairn_character_def def = cairn_character_default_def();
+    def.position = v3(0, STAND, 0);
+    def.max_push_force = 50.0f;
+    cairn_character *c = cairn_character_create(world, &def);
+    float mass = cairn_body_mass(world, box);
+    cr_assert(fabsf(mass - 10.0f) < 0.01f);
+    for (int n = 0; n < 60; ++n)
+        frame(world, c, v3(3, 0, 0));
+    float v = cairn_body_linear_velocity(world, box).x;
+    cr_expect(v > 0.5f, "the box was not pushed: %.3f m/s", v);
+    cr_expect(v <= 50.0f / mass * 1.0f + 0.01f, "%.3f m/s after 1 s: more than F / m", v);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+Test(character, rides_a_moving_platform)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_body_def def = cairn_body_default_def();
+    def.type = CAIRN_KINEMATIC;
+    def.shape = cairn_shape_box(v3(2, 0.1f, 2), 0.0f);
+    def.transform.position = v3(0, 1, 0);
+    def.linear_velocity = v3(1.5f, 0, 0.5f);
+    cairn_body_id platform = cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    cairn_character *c = make_character(world, v3(0, 1.1f + STAND, 0));
+    for (int n = 0; n < 60; ++n)
+        frame(world, c, v3(0, 0, 0));
+    vec3s v = cairn_character_velocity(c), expect = cairn_body_linear_velocity(world, platform);
+    cr_expect(glms_vec3_distance(v, expect) < 0.01f, "moves at (%.3f %.3f %.3f)", v.x, v.y, v.z);
+    cr_expect(cairn_character_ground_state(c).on_ground);
+    cr_expect(cairn_character_ground_state(c).body.index == platform.index);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+Test(character, bad_input)
+{
+    cairn_world *world = scene_default_world();
+    cairn_character_def def = cairn_character_default_def();
+    cr_expect_null(cairn_character_create(NULL, &def));
+    def.max_slope = 2.0f;
+    cr_expect_null(cairn_character_create(world, &def));
+    cr_expect(strstr(cairn_last_error(), "max_slope") != NULL, "%s", cairn_last_error());
+    def = cairn_character_default_def();
+    def.step_height = -0.1f;
+    cr_expect_null(cairn_character_create(world, &def));
+    cr_expect(strstr(cairn_last_error(), "step_height") != NULL, "%s", cairn_last_error());
+    def = cairn_character_default_def();
+    def.radius = NAN;
+    cr_expect_null(cairn_character_create(world, &def));
+    def = cairn_character_default_def();
+    cairn_character *c = cairn_character_create(world, &def);
+    cr_expect(!cairn_character_move(c, v3(NAN, 0, 0), SCENE_DT));
+    cr_expect(!cairn_character_move(c, v3(1, 0, 0), 0.0f));
+    cr_expect(!cairn_character_move(c, v3(1, 0, 0), INFINITY));
+    cr_expect(!cairn_character_move(NULL, v3(1, 0, 0), SCENE_DT));
+    cr_expect(glms_vec3_norm(cairn_character_position(c)) == 0.0f, "nothing moved");
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* Walking down 0.25 m stairs the ground probe keeps it on the steps: on_ground every frame. */
+Test(character, walks_down_stairs_on_the_ground)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    for (int i = 0; i < 6; ++i) { /* steps 0.5 m deep, each 0.25 m lower, from 1.5 m */
+        float top = 1.5f - 0.25f * (float)i;
+        scene_body(world, cairn_shape_box(v3(0.25f, top * 0.5f, 2), 0.0f), CAIRN_STATIC,
+                   scene_at(v3(0.5f * (float)i, top * 0.5f, 0)), 1000.0f, 0.5f, 0.0f);
+    }
+    cairn_character *c = make_character(world, v3(0, 1.5f + STAND, 0));
+    frame(world, c, v3(0, 0, 0));
+    cr_assert(cairn_character_ground_state(c).on_ground);
+    int airborne = 0;
+    for (int n = 0; n < 60; ++n) {
+        frame(world, c, v3(1.5f, 0, 0)); /* 1.5 m/s down the stairs */
+        airborne += !cairn_character_ground_state(c).on_ground;
+    }
+    cr_expect(cairn_character_position(c).x > 1.3f, "walked to x %.3f",
+              cairn_character_position(c).x);
+    cr_expect(cairn_character_position(c).y < 1.5f + STAND - 0.5f, "went down: y %.3f",
+              cairn_character_position(c).y);
+    cr_expect_eq(airborne, 0, "in the air for %d of 60 frames", airborne);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* Pushing into a V of two walls 60 degrees apart, it stays put (no jitter in the corner). */
+Test(character, does_not_jitter_in_a_corner)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    for (int side = -1; side <= 1; side += 2) {
+        cairn_transform xf = cairn_transform_identity();
+        float a = (float)side * 30.0f * (float)SCENE_PI / 180.0f;
+        xf.rotation = glms_quatv(a, v3(0, 1, 0));
+        /* walls meeting at the origin, opening towards -x */
+        xf.position = glms_quat_rotatev(xf.rotation, v3(-2.0f, 1.0f, (float)side * 0.05f));
+        scene_body(world, cairn_shape_box(v3(2, 1, 0.05f), 0.0f), CAIRN_STATIC, xf, 1000.0f, 0.5f,
+                   0.0f);
+    }
+    cairn_character *c = make_character(world, v3(-3, STAND, 0));
+    for (int n = 0; n < 120; ++n)
+        frame(world, c, v3(3, 0, 0.2f));
+    vec3s low = cairn_character_position(c), high = low;
+    for (int n = 0; n < 60; ++n) {
+        frame(world, c, v3(3, 0, 0.2f));
+        low = glms_vec3_minv(low, cairn_character_position(c));
+        high = glms_vec3_maxv(high, cairn_character_position(c));
+    }
+    float spread = glms_vec3_distance(low, high);
+    cr_expect(spread < 0.001f, "moved %.5f m while pushing into the corner", spread);
+    cr_expect(low.x < -0.3f, "it went into the walls: x %.3f", low.x);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
