@@ -315,6 +315,23 @@ CAIRN_API bool cairn_world_set_def(cairn_world *world, const cairn_world_def *de
    prove a deterministic run. A NULL world hashes like an empty one. */
 CAIRN_API uint64_t cairn_world_state_hash(const cairn_world *world);
 
+/* ---- snapshots: the whole simulation state, for rollback, replays and save games ---- */
+
+/* Bytes a snapshot of the world takes now (0 and an error for a NULL world). */
+CAIRN_API size_t cairn_world_snapshot_size(const cairn_world *world);
+/* Writes the snapshot: bodies (state, sleep, broadphase boxes), contacts with their warm-start
+   impulses and caches, joints with theirs, the settings. Versioned and checksummed, no
+   pointers, in this machine's byte order (little-endian on x86 and ARM; a snapshot from the
+   other order is refused). False and an error for a NULL world or buffer, or size below
+   cairn_world_snapshot_size. */
+CAIRN_API bool cairn_world_snapshot(const cairn_world *world, void *buffer, size_t size);
+/* Restores a snapshot of this world: the world must have the same bodies (ids and types) as when
+   it was saved (a snapshot carries no shapes); joints are restored in full. Restoring and
+   stepping N times gives the cairn_world_state_hash that the saved world had after the same N
+   steps. A truncated, corrupt or foreign buffer: false, an error saying which, and the world
+   unchanged. */
+CAIRN_API bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size);
+
 typedef struct cairn_ray_hit {
     cairn_body_id body;
     vec3s point, normal;

@@ -1,0 +1,481 @@
+/* Snapshots of the simulation state (cairn_world_snapshot / cairn_world_restore): everything the
+   next step reads, so that restoring and stepping gives the state hash of the world that was
+   saved. The format is versioned and little-endian (the writer's byte order is recorded and a
+   different one is refused); it holds no pointers, and a checksum guards the bytes.
+
+   Layout: a header (magic, version, byte order, the sizes of the records, the counts); the
+   world's settings and flags; per body slot its state and broadphase box; the walked and the
+   parked contacts, each with its extra manifolds; the joint id pool and every joint slot; an
+   FNV-1a checksum of all that precedes it.
+
+   The world restored into must have the same bodies (ids and types) as the one saved: bodies
+   hold shapes, which a snapshot does not carry. Joints are restored in full (a joint broken
+   since comes back). */
+#include "dynamics/joint.h"
+#include "dynamics/world_state.h"
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/validate.h"
+
+#include <string.h>
+
+#define SNAPSHOT_MAGIC   "CAIRNSNP"
+#define SNAPSHOT_VERSION 1u
+#define BYTE_ORDER_MARK  0x01020304u
+
+/* What a snapshot keeps of a body: its state, not what its shape and density give. */
+typedef struct body_record {
+    uint32_t generation;
+    uint8_t type, enabled, awake, allow_sleep;
+    cairn_transform transform;
+    vec3s linear_velocity, angular_velocity, force, torque;
+    float sleep_time, gravity_scale, friction, restitution;
+    uint32_t layer, mask;
+    int32_t joint_edges;
+    uint32_t has_proxy;
+    cairn_aabb fat; /* the broadphase's box, which decides when pairs start and end */
+} body_record;
+
+typedef struct snapshot_header {
+    char magic[8];
+    uint32_t version, byte_order;
+    uint32_t record_sizes[5]; /* def, body record, contact, manifold extra, joint */
+    uint32_t body_slots, contacts, parked, joint_slots, joint_free;
+} snapshot_header;
+
+typedef struct world_flags {
+    float last_substep;
+    uint8_t park_pending, unpark_pending, refilter_pending, unused;
+} world_flags;
+
+/* A cursor over the buffer; with data NULL it only counts. */
+typedef struct cursor {
+    unsigned char *data;
+    const unsigned char *source;
+    size_t size, at;
+    bool short_read;
+} cursor;
+
+static void put(cursor *c, const void *bytes, size_t n)
+{
+    if (c->data && c->at + n <= c->size)
+        memcpy(c->data + c->at, bytes, n);
+    c->at += n;
+}
+
+static bool take(cursor *c, void *bytes, size_t n)
+{
+    if (c->at + n > c->size) {
+        c->short_read = true;
+        return false;
+    }
+    memcpy(bytes, c->source + c->at, n);
+    c->at += n;
+    return true;
+}
+
+static uint64_t checksum(const unsigned char *bytes, size_t n)
+{
+    uint64_t hash = 1469598103934665603ull;
+    for (size_t k = 0; k < n; ++k)
+        hash = (hash ^ bytes[k]) * 1099511628211ull;
+    return hash;
+}
+
+static snapshot_header make_header(const cairn_world *w)
+{
+    snapshot_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, SNAPSHOT_MAGIC, 8);
+    h.version = SNAPSHOT_VERSION;
+    h.byte_order = BYTE_ORDER_MARK;
+    h.record_sizes[0] = sizeof(cairn_world_def);
+    h.record_sizes[1] = sizeof(body_record);
+    h.record_sizes[2] = sizeof(contact);
+    h.record_sizes[3] = sizeof(manifold_extra);
+    h.record_sizes[4] = sizeof(joint);
+    h.body_slots = (uint32_t)w->bodies.count;
+    h.contacts = (uint32_t)w->contacts.count;
+    h.parked = (uint32_t)w->parked.count;
+    h.joint_slots = (uint32_t)w->joints.count;
+    h.joint_free = (uint32_t)w->joint_ids.free_indices.count;
+    return h;
+}
+
+/* ---- writing ---- */
+
+static body_record record_of(const cairn_world *w, const body *b)
+{
+    body_record r;
+    memset(&r, 0, sizeof r);
+    r.generation = b->generation;
+    r.type = (uint8_t)b->type;
+    r.enabled = b->enabled;
+    r.awake = b->awake;
+    r.allow_sleep = b->allow_sleep;
+    r.transform = b->transform;
+    r.linear_velocity = b->linear_velocity;
+    r.angular_velocity = b->angular_velocity;
+    r.force = b->force;
+    r.torque = b->torque;
+    r.sleep_time = b->sleep_time;
+    r.gravity_scale = b->gravity_scale;
+    r.friction = b->friction;
+    r.restitution = b->restitution;
+    r.layer = b->layer;
+    r.mask = b->mask;
+    r.joint_edges = b->joint_edges;
+    r.has_proxy = b->proxy >= 0;
+    if (b->proxy >= 0)
+        r.fat = broadphase_fat_aabb(&w->broadphase, b->proxy);
+    return r;
+}
+
+static void put_contacts(cursor *c, const contact_array *contacts)
+{
+    for (int i = 0; i < contacts->count; ++i) {
+        contact copy = contacts->data[i];
+        uint8_t has_extra = copy.extra != NULL;
+        manifold_extra extra;
+        memset(&extra, 0, sizeof extra);
+        if (copy.extra)
+            extra = *copy.extra;
+        copy.extra = NULL; /* no pointers in the bytes */
+        put(c, &copy, sizeof copy);
+        put(c, &has_extra, 1);
+        if (has_extra)
+            put(c, &extra, sizeof extra);
+    }
+}
+
+static void put_world(cursor *c, const cairn_world *w)
+{
+    snapshot_header h = make_header(w);
+    put(c, &h, sizeof h);
+    put(c, &w->def, sizeof w->def);
+    world_flags flags = {w->last_substep, w->park_pending, w->unpark_pending, w->refilter_pending,
+                         0};
+    put(c, &flags, sizeof flags);
+    for (int i = 0; i < w->bodies.count; ++i) {
+        const body *b = &w->bodies.data[i];
+        uint8_t alive = b->alive;
+        put(c, &alive, 1);
+        if (alive) {
+            body_record r = record_of(w, b);
+            put(c, &r, sizeof r);
+        }
+    }
+    put_contacts(c, &w->contacts);
+    put_contacts(c, &w->parked);
+    put(c, w->joint_ids.free_indices.data, sizeof(uint32_t) * h.joint_free);
+    for (int i = 0; i < w->joints.count; ++i) {
+        joint copy = w->joints.data[i];
+        copy.settings.user_data = NULL; /* the game's pointer stays the game's */
+        put(c, &copy, sizeof copy);
+    }
+}
+
+size_t cairn_world_snapshot_size(const cairn_world *world)
+{
+    if (world == NULL) {
+        error_set("cairn_world_snapshot_size: world is NULL");
+        return 0;
+    }
+    cursor c = {0};
+    put_world(&c, world);
+    return c.at + sizeof(uint64_t);
+}
+
+bool cairn_world_snapshot(const cairn_world *world, void *buffer, size_t size)
+{
+    if (world == NULL)
+        return error_set("cairn_world_snapshot: world is NULL");
+    if (buffer == NULL)
+        return error_set("cairn_world_snapshot: buffer is NULL");
+    size_t needed = cairn_world_snapshot_size(world);
+    if (size < needed)
+        return error_set("cairn_world_snapshot: buffer of %zu bytes, %zu needed", size, needed);
+    cursor c = {.data = buffer, .size = size};
+    put_world(&c, world);
+    uint64_t sum = checksum(buffer, c.at);
+    put(&c, &sum, sizeof sum);
+    return true;
+}
+
+/* ---- reading ---- */
+
+/* The parsed snapshot, checked against the world before anything changes. */
+typedef struct parsed {
+    snapshot_header header;
+    cairn_world_def def;
+    world_flags flags;
+    size_t bodies_at, contacts_at; /* offsets of the sections */
+} parsed;
+
+static bool check_header(const cairn_world *w, const snapshot_header *h)
+{
+    const char *fn = "cairn_world_restore";
+    if (memcmp(h->magic, SNAPSHOT_MAGIC, 8) != 0)
+        return error_set("%s: not a Cairn snapshot (bad magic)", fn);
+    if (h->byte_order != BYTE_ORDER_MARK)
+        return error_set("%s: the snapshot was written with another byte order", fn);
+    if (h->version != SNAPSHOT_VERSION)
+        return error_set("%s: snapshot version %u, this library reads %u", fn, h->version,
+                         SNAPSHOT_VERSION);
+    snapshot_header mine = make_header(w);
+    if (memcmp(h->record_sizes, mine.record_sizes, sizeof mine.record_sizes) != 0)
+        return error_set("%s: the snapshot comes from a build with other record layouts", fn);
+    if (h->body_slots != mine.body_slots)
+        return error_set("%s: the snapshot has %u body slots, the world %u: not its world", fn,
+                         h->body_slots, mine.body_slots);
+    if (h->joint_free > h->joint_slots)
+        return error_set("%s: corrupt joint pool (%u free of %u)", fn, h->joint_free,
+                         h->joint_slots);
+    return true;
+}
+
+/* Every body slot must be the world's: alive or dead alike, same generation and type. */
+static bool check_bodies(const cairn_world *w, cursor *c)
+{
+    for (int i = 0; i < w->bodies.count; ++i) {
+        uint8_t alive;
+        if (!take(c, &alive, 1))
+            return false;
+        const body *b = &w->bodies.data[i];
+        if (alive != b->alive)
+            return error_set("cairn_world_restore: body slot %d is %s in the snapshot and %s in "
+                             "the world: not its world",
+                             i, alive ? "alive" : "dead", b->alive ? "alive" : "dead");
+        if (!alive)
+            continue;
+        body_record r;
+        if (!take(c, &r, sizeof r))
+            return false;
+        if (r.generation != b->generation || r.type != (uint8_t)b->type)
+            return error_set("cairn_world_restore: body %d differs (generation or type) from the "
+                             "world's: not its world",
+                             i);
+        if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))
+            return error_set("cairn_world_restore: body %d has a corrupt transform", i);
+    }
+    return true;
+}
+
+static bool skip_contacts(cursor *c, uint32_t count, int body_slots)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        contact k;
+        uint8_t has_extra;
+        if (!take(c, &k, sizeof k) || !take(c, &has_extra, 1))
+            return false;
+        if (k.body_a >= k.body_b || k.body_b >= (uint32_t)body_slots)
+            return error_set("cairn_world_restore: contact %u names bodies %u and %u", i, k.body_a,
+                             k.body_b);
+        manifold_extra extra;
+        if (has_extra && !take(c, &extra, sizeof extra))
+            return false;
+    }
+    return true;
+}
+
+static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed *p)
+{
+    const char *fn = "cairn_world_restore";
+    if (size < sizeof(snapshot_header) + sizeof(uint64_t))
+        return error_set("%s: %zu bytes is too short for a snapshot", fn, size);
+    uint64_t stored;
+    memcpy(&stored, (const unsigned char *)buffer + size - sizeof stored, sizeof stored);
+    cursor c = {.source = buffer, .size = size - sizeof stored};
+    if (!take(&c, &p->header, sizeof p->header) || !check_header(w, &p->header))
+        return false;
+    if (checksum(buffer, size - sizeof stored) != stored)
+        return error_set("%s: checksum mismatch: the snapshot is truncated or corrupt", fn);
+    if (!take(&c, &p->def, sizeof p->def) || !take(&c, &p->flags, sizeof p->flags))
+        return error_set("%s: truncated snapshot", fn);
+    if (!cairn_world_def_validate(&p->def))
+        return error_set("%s: the snapshot's settings are invalid", fn);
+    p->bodies_at = c.at;
+    if (!check_bodies(w, &c))
+        return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
+    p->contacts_at = c.at;
+    int slots = w->bodies.count;
+    if (!skip_contacts(&c, p->header.contacts, slots) ||
+        !skip_contacts(&c, p->header.parked, slots))
+        return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
+    size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots;
+    if (c.at + rest != c.size)
+        return error_set("%s: the snapshot's length does not match its counts", fn);
+    return true;
+}
+
+/* ---- applying (after every check passed and all memory is in hand) ---- */
+
+/* The new contact arrays and joint storage, allocated before anything changes. */
+typedef struct restore_memory {
+    contact_array contacts, parked;
+    joint_array joints;
+    id_pool joint_ids;
+} restore_memory;
+
+static void free_contact_array(contact_array *contacts)
+{
+    for (int i = 0; i < contacts->count; ++i)
+        if (contacts->data[i].extra)
+            mem_free(contacts->data[i].extra, sizeof(manifold_extra));
+    array_free(contacts);
+}
+
+static void release_memory(restore_memory *m)
+{
+    free_contact_array(&m->contacts);
+    free_contact_array(&m->parked);
+    array_free(&m->joints);
+    id_pool_destroy(&m->joint_ids);
+}
+
+static bool read_contacts(cursor *c, uint32_t count, contact_array *out)
+{
+    if (!array_reserve(out, (int)count + 1))
+        return false;
+    for (uint32_t i = 0; i < count; ++i) {
+        contact k;
+        uint8_t has_extra = 0;
+        take(c, &k, sizeof k);
+        take(c, &has_extra, 1);
+        k.extra = NULL;
+        out->data[out->count++] = k;
+        if (!has_extra)
+            continue;
+        manifold_extra *extra = mem_alloc(sizeof *extra);
+        if (extra == NULL)
+            return false;
+        take(c, extra, sizeof *extra);
+        out->data[out->count - 1].extra = extra;
+    }
+    return true;
+}
+
+/* The joint slots and their id pool (generations, the live ones, the free list in order). */
+static bool read_joints(cursor *c, const snapshot_header *h, restore_memory *m)
+{
+    int slots = (int)h->joint_slots;
+    if (!id_pool_init(&m->joint_ids, slots) || !array_reserve(&m->joints, slots + 1) ||
+        !array_reserve(&m->joint_ids.slots, slots + 1) ||
+        !array_reserve(&m->joint_ids.free_indices, slots + 1))
+        return false;
+    m->joint_ids.free_indices.count = (int)h->joint_free;
+    take(c, m->joint_ids.free_indices.data, sizeof(uint32_t) * h->joint_free);
+    for (int i = 0; i < slots; ++i) {
+        joint *j = &m->joints.data[m->joints.count++];
+        take(c, j, sizeof *j);
+        m->joint_ids.slots.data[m->joint_ids.slots.count++] =
+            (id_slot){j->generation ? j->generation : 1u, j->alive};
+        m->joint_ids.live_count += j->alive;
+    }
+    return true;
+}
+
+static bool read_memory(const parsed *p, const void *buffer, restore_memory *m)
+{
+    memset(m, 0, sizeof *m);
+    cursor c = {.source = buffer, .size = (size_t)-1, .at = p->contacts_at};
+    bool ok = read_contacts(&c, p->header.contacts, &m->contacts) &&
+              read_contacts(&c, p->header.parked, &m->parked) && read_joints(&c, &p->header, m);
+    if (!ok)
+        release_memory(m);
+    return ok;
+}
+
+/* A body's proxy as the snapshot has it: present when enabled, with its filter and box. */
+static bool restore_proxy(cairn_world *w, body *b, uint32_t index, const body_record *r)
+{
+    bool filter_changed = b->layer != r->layer || b->mask != r->mask;
+    if (b->proxy >= 0 && (!r->has_proxy || filter_changed)) {
+        broadphase_destroy_proxy(&w->broadphase, b->proxy);
+        b->proxy = -1;
+    }
+    b->layer = r->layer;
+    b->mask = r->mask;
+    if (r->has_proxy && b->proxy < 0 && !body_create_proxy(w, b, index))
+        return false;
+    if (r->has_proxy)
+        broadphase_set_fat_aabb(&w->broadphase, b->proxy, r->fat);
+    return true;
+}
+
+static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
+{
+    body *b = &w->bodies.data[index];
+    body_set_awake(w, index, false);
+    b->enabled = r->enabled;
+    b->allow_sleep = r->allow_sleep;
+    b->transform = r->transform;
+    b->linear_velocity = r->linear_velocity;
+    b->angular_velocity = r->angular_velocity;
+    b->force = r->force;
+    b->torque = r->torque;
+    b->sleep_time = r->sleep_time;
+    b->gravity_scale = r->gravity_scale;
+    b->friction = r->friction;
+    b->restitution = r->restitution;
+    b->joint_edges = r->joint_edges;
+    body_sync(b);
+    restore_proxy(w, b, index, r); /* a proxy that cannot be made leaves the body out */
+    body_set_awake(w, index, r->awake && b->enabled);
+}
+
+static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_memory *m)
+{
+    w->def = p->def;
+    w->last_substep = p->flags.last_substep;
+    w->park_pending = p->flags.park_pending;
+    w->unpark_pending = p->flags.unpark_pending;
+    w->refilter_pending = p->flags.refilter_pending;
+    cursor c = {.source = buffer, .size = (size_t)-1, .at = p->bodies_at};
+    for (int i = 0; i < w->bodies.count; ++i) {
+        uint8_t alive = 0;
+        take(&c, &alive, 1);
+        if (!alive)
+            continue;
+        body_record r;
+        take(&c, &r, sizeof r);
+        restore_body(w, (uint32_t)i, &r);
+    }
+    /* the game's user data stays on the joints it knows */
+    for (int i = 0; i < m->joints.count; ++i) {
+        joint *j = &m->joints.data[i];
+        bool same = i < w->joints.count && w->joints.data[i].alive && j->alive &&
+                    w->joints.data[i].generation == j->generation;
+        j->settings.user_data = same ? w->joints.data[i].settings.user_data : NULL;
+    }
+    free_contact_array(&w->contacts);
+    free_contact_array(&w->parked);
+    array_free(&w->joints);
+    id_pool_destroy(&w->joint_ids);
+    w->contacts = m->contacts;
+    w->parked = m->parked;
+    w->joints = m->joints;
+    w->joint_ids = m->joint_ids;
+    w->joints_broken = 0;
+    events_clear(w);
+    memset(&w->stats, 0, sizeof w->stats);
+    /* publish the pairs of the restored boxes; the next step's changes are measured from them */
+    broadphase_update_pairs(&w->broadphase);
+}
+
+bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)
+{
+    if (world == NULL)
+        return error_set("cairn_world_restore: world is NULL");
+    if (buffer == NULL)
+        return error_set("cairn_world_restore: buffer is NULL");
+    parsed p;
+    if (!parse(world, buffer, size, &p))
+        return false;
+    restore_memory m;
+    if (!read_memory(&p, buffer, &m))
+        return error_set("cairn_world_restore: out of memory");
+    apply(world, &p, buffer, &m);
+    return true;
+}

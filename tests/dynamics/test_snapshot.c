@@ -1,0 +1,204 @@
+/* Snapshots: a world restored from a snapshot and stepped N times has the state hash the saved
+   world had after the same N steps (a pile in motion, a stack asleep, jointed bodies with welds
+   that break after the save, a fresh world built the same way); bad buffers are refused with a
+   specific error and change nothing. */
+#include "scene_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A floor, a pile of boxes, spheres and capsules falling on a stack, a chain and a welded pair
+   that a ball breaks apart a little later. */
+static cairn_world *build(void)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    for (int i = 0; i < 5; ++i) /* a stack */
+        scene_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), SCENE_RADIUS), CAIRN_DYNAMIC,
+                   scene_at(v3(0, 0.5f + (float)i, 0)), 1000.0f, 0.6f, 0.0f);
+    for (int i = 0; i < 40; ++i) { /* a pile falling on it */
+        float x = (float)(i % 5) * 0.45f - 1.0f, z = (float)((i / 5) % 4) * 0.45f - 0.7f;
+        cairn_shape *shape = i % 3 == 0   ? cairn_shape_sphere(0.2f)
+                             : i % 3 == 1 ? cairn_shape_box(v3(0.2f, 0.15f, 0.2f), 0.02f)
+                                          : cairn_shape_capsule(0.15f, 0.12f);
+        scene_body(world, shape, CAIRN_DYNAMIC, scene_at(v3(x, 7.0f + 0.5f * (float)(i / 20), z)),
+                   800.0f, 0.5f, 0.2f);
+    }
+    cairn_body_id previous = {0, 0};
+    for (int i = 0; i < 6; ++i) { /* a chain from the world, swinging */
+        cairn_body_id link =
+            scene_body(world, cairn_shape_capsule(0.15f, 0.05f), CAIRN_DYNAMIC,
+                       scene_at(v3(4 + 0.4f * (float)i + 0.2f, 6, 0)), 1000.0f, 0.5f, 0.0f);
+        cairn_joint_def def = cairn_joint_default_def(CAIRN_JOINT_BALL);
+        def.body_a = previous;
+        def.body_b = link;
+        def.anchor_a = def.anchor_b = v3(4 + 0.4f * (float)i, 6, 0);
+        cairn_joint_create(world, &def);
+        previous = link;
+    }
+    cairn_body_id left = scene_body(world, cairn_shape_box(v3(0.3f, 0.3f, 0.3f), 0.0f),
+                                    CAIRN_DYNAMIC, scene_at(v3(-4, 0.3f, 0)), 500.0f, 0.5f, 0.0f);
+    cairn_body_id right = scene_body(world, cairn_shape_box(v3(0.3f, 0.3f, 0.3f), 0.0f),
+                                     CAIRN_DYNAMIC, scene_at(v3(-4, 0.9f, 0)), 500.0f, 0.5f, 0.0f);
+    cairn_joint_def weld = cairn_joint_default_def(CAIRN_JOINT_FIXED);
+    weld.body_a = left;
+    weld.body_b = right;
+    weld.anchor_a = weld.anchor_b = v3(-4, 0.6f, 0);
+    weld.break_force = 3000.0f;
+    cairn_joint_create(world, &weld);
+    cairn_body_def ball = cairn_body_default_def(); /* arrives after about 1.3 s */
+    ball.shape = cairn_shape_sphere(0.25f);
+    ball.density = 7800.0f;
+    ball.transform.position = v3(-12, 0.9f, 0);
+    ball.linear_velocity = v3(6, 0, 0);
+    cairn_body_create(world, &ball);
+    cairn_shape_release((cairn_shape *)ball.shape);
+    return world;
+}
+
+static void run(cairn_world *world, int steps)
+{
+    for (int n = 0; n < steps; ++n)
+        cairn_world_step(world, SCENE_DT);
+}
+
+static void *save(const cairn_world *world, size_t *size)
+{
+    *size = cairn_world_snapshot_size(world);
+    cr_assert(*size > 0, "%s", cairn_last_error());
+    void *buffer = malloc(*size);
+    cr_assert(cairn_world_snapshot(world, buffer, *size), "%s", cairn_last_error());
+    return buffer;
+}
+
+/* Save after `at` steps, run `then` more; restore and run `then` again: the same hash. */
+static void check_round_trip(int at, int then)
+{
+    cairn_world *world = build();
+    run(world, at);
+    size_t size;
+    void *snapshot = save(world, &size);
+    uint64_t saved = cairn_world_state_hash(world);
+    int joints = cairn_world_joint_count(world);
+    run(world, then);
+    uint64_t expect = cairn_world_state_hash(world);
+    cr_assert(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_state_hash(world), saved, "the restored state is the saved one");
+    cr_expect_eq(cairn_world_joint_count(world), joints);
+    run(world, then);
+    cr_expect_eq(cairn_world_state_hash(world), expect,
+                 "saved at %d, %d steps on: the hashes differ", at, then);
+    free(snapshot);
+    cairn_world_destroy(world);
+}
+
+Test(snapshot, a_pile_in_motion)
+{
+    check_round_trip(45, 120);
+}
+
+Test(snapshot, welds_broken_after_the_save_come_back)
+{
+    /* the ball breaks the weld at about 1.3 s: saved before, the weld is restored */
+    cairn_world *world = build();
+    run(world, 30);
+    size_t size;
+    void *snapshot = save(world, &size);
+    int joints = cairn_world_joint_count(world);
+    run(world, 120);
+    cr_assert_lt(cairn_world_joint_count(world), joints, "the weld did not break");
+    cr_assert(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_joint_count(world), joints);
+    free(snapshot);
+    cairn_world_destroy(world);
+    check_round_trip(30, 150);
+}
+
+/* Most of the world asleep (the stack, the pile; rolling balls and the chain keep moving):
+   sleeping islands and their parked contacts come back as they were. */
+Test(snapshot, a_world_mostly_asleep)
+{
+    cairn_world *world = build();
+    run(world, 900);
+    int awake = cairn_world_step_stats(world).awake_bodies;
+    cr_expect(awake < cairn_world_body_count(world) - 25, "%d of %d awake", awake,
+              cairn_world_body_count(world));
+    size_t size;
+    void *snapshot = save(world, &size);
+    run(world, 60);
+    uint64_t expect = cairn_world_state_hash(world);
+    int awake_after = cairn_world_step_stats(world).awake_bodies;
+    cairn_body_id ids[64];
+    int count = cairn_world_bodies(world, ids, 64);
+    for (int i = 0; i < count; ++i) /* stir everything up before restoring */
+        if (cairn_body_get_type(world, ids[i]) == CAIRN_DYNAMIC)
+            cairn_body_apply_impulse(world, ids[i], v3(0, 50, 0),
+                                     cairn_body_transform(world, ids[i]).position);
+    run(world, 5);
+    cr_assert(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_step_stats(world).awake_bodies, 0, "statistics start over");
+    run(world, 60);
+    cr_expect_eq(cairn_world_state_hash(world), expect);
+    cr_expect_eq(cairn_world_step_stats(world).awake_bodies, awake_after, "the same bodies sleep");
+    free(snapshot);
+    cairn_world_destroy(world);
+}
+
+Test(snapshot, into_a_fresh_world_built_the_same_way)
+{
+    cairn_world *a = build();
+    run(a, 50);
+    size_t size;
+    void *snapshot = save(a, &size);
+    run(a, 100);
+    cairn_world *b = build();
+    cr_assert(cairn_world_restore(b, snapshot, size), "%s", cairn_last_error());
+    run(b, 100);
+    cr_expect_eq(cairn_world_state_hash(b), cairn_world_state_hash(a));
+    free(snapshot);
+    cairn_world_destroy(a);
+    cairn_world_destroy(b);
+}
+
+static void expect_refused(cairn_world *world, const void *buffer, size_t size, const char *words)
+{
+    uint64_t hash = cairn_world_state_hash(world);
+    int joints = cairn_world_joint_count(world);
+    cr_expect(!cairn_world_restore(world, buffer, size), "accepted a bad buffer (%s)", words);
+    cr_expect(strstr(cairn_last_error(), words) != NULL, "expected '%s' in: %s", words,
+              cairn_last_error());
+    cr_expect_eq(cairn_world_state_hash(world), hash);
+    cr_expect_eq(cairn_world_joint_count(world), joints);
+}
+
+Test(snapshot, bad_buffers_change_nothing)
+{
+    cairn_world *world = build();
+    run(world, 20);
+    size_t size;
+    unsigned char *snapshot = save(world, &size);
+    run(world, 20);
+    expect_refused(world, NULL, size, "buffer is NULL");
+    expect_refused(world, snapshot, 10, "too short");
+    expect_refused(world, snapshot, size - 1, "checksum");
+    unsigned char *bad = malloc(size);
+    memcpy(bad, snapshot, size);
+    bad[size / 2] ^= 0x5a;
+    expect_refused(world, bad, size, "checksum");
+    memcpy(bad, snapshot, size);
+    bad[0] = 'X';
+    expect_refused(world, bad, size, "not a Cairn snapshot");
+    /* another world: more bodies */
+    cairn_world *other = build();
+    scene_body(other, cairn_shape_sphere(0.2f), CAIRN_DYNAMIC, scene_at(v3(9, 9, 9)), 1000.0f, 0.5f,
+               0.0f);
+    expect_refused(other, snapshot, size, "not its world");
+    cr_expect(!cairn_world_snapshot(world, snapshot, 16));
+    cr_expect(strstr(cairn_last_error(), "needed") != NULL, "%s", cairn_last_error());
+    cr_expect(!cairn_world_snapshot(NULL, snapshot, size));
+    cr_expect_eq(cairn_world_snapshot_size(NULL), 0);
+    free(bad);
+    free(snapshot);
+    cairn_world_destroy(other);
+    cairn_world_destroy(world);
+}
