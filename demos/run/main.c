@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <cairn/io.h>
 
+#include "state_file.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -16,6 +18,8 @@ typedef struct run_args {
     const char *scene;
     const char *settings;
     const char *dump;
+    const char *save_state, *load_state;
+    long save_at; /* -1: not given */
     long steps;
     double dt;
     long threads;
@@ -39,7 +43,8 @@ static int usage(const char *problem)
     if (problem != NULL)
         fprintf(stderr, "cairn-run: %s\n", problem);
     fprintf(stderr, "usage: cairn-run SCENE.yaml [--settings FILE.yaml] [--steps N] [--dt SECONDS]"
-                    " [--threads T] [--dump FILE.csv] [--dump-every K] [--quiet]\n");
+                    " [--threads T] [--dump FILE.csv] [--dump-every K] [--quiet]"
+                    " [--save-state FILE --save-at K] [--load-state FILE]\n");
     return 2;
 }
 
@@ -68,7 +73,8 @@ static bool parse_seconds(const char *text, double *out)
    why). */
 static int parse_args(int argc, char **argv, run_args *args)
 {
-    *args = (run_args){.steps = 600, .dt = 1.0 / 60.0, .threads = 1, .dump_every = 1};
+    *args =
+        (run_args){.steps = 600, .dt = 1.0 / 60.0, .threads = 1, .dump_every = 1, .save_at = -1};
     char problem[256];
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -96,6 +102,12 @@ static int parse_args(int argc, char **argv, run_args *args)
             args->settings = value;
         else if (strcmp(arg, "--dump") == 0)
             args->dump = value;
+        else if (strcmp(arg, "--save-state") == 0)
+            args->save_state = value;
+        else if (strcmp(arg, "--load-state") == 0)
+            args->load_state = value;
+        else if (strcmp(arg, "--save-at") == 0)
+            ok = parse_long(value, 0, 100000000L, &args->save_at);
         else if (strcmp(arg, "--steps") == 0)
             ok = parse_long(value, 0, 100000000L, &args->steps);
         else if (strcmp(arg, "--dump-every") == 0)
@@ -116,6 +128,10 @@ static int parse_args(int argc, char **argv, run_args *args)
     }
     if (args->scene == NULL)
         return usage("no scene given");
+    if ((args->save_state == NULL) != (args->save_at < 0))
+        return usage("--save-state and --save-at go together");
+    if (args->save_at > args->steps)
+        return usage("--save-at is beyond --steps");
     return 0;
 }
 
@@ -190,6 +206,17 @@ static void progress_end(progress *p)
         fprintf(stderr, "\r%80s\r", "");
 }
 
+/* Writes the snapshot after step `step` when it is the one asked for; false (after saying why)
+   when it cannot. */
+static bool save_if_due(const run_args *args, const cairn_world *world, long step)
+{
+    char why[512];
+    if (step != args->save_at || state_file_save(world, args->save_state, why, sizeof why))
+        return true;
+    fprintf(stderr, "cairn-run: %s\n", why);
+    return false;
+}
+
 static int run(const run_args *args, cairn_world *world, const body_list *bodies)
 {
     FILE *dump = NULL;
@@ -206,11 +233,18 @@ static int run(const run_args *args, cairn_world *world, const body_list *bodies
     progress bar = {.enabled = !args->quiet && isatty(STDERR_FILENO)};
     bar.start = bar.last = now_seconds();
     double start = now_seconds();
-    for (long step = 1; step <= args->steps; ++step) {
+    bool saved = save_if_due(args, world, 0);
+    for (long step = 1; step <= args->steps && saved; ++step) {
         cairn_world_step(world, (float)args->dt);
         if (dump != NULL && (step % args->dump_every == 0 || step == args->steps))
             dump_step(dump, world, bodies, step);
         progress_update(&bar, step, args->steps);
+        saved = save_if_due(args, world, step);
+    }
+    if (!saved) {
+        if (dump != NULL)
+            fclose(dump);
+        return 2;
     }
     double elapsed = now_seconds() - start;
     progress_end(&bar);
@@ -251,8 +285,13 @@ int main(int argc, char **argv)
         free(bodies.items);
         return 2;
     }
+    char why[512];
     if (bodies.out_of_memory) {
         fprintf(stderr, "cairn-run: out of memory\n");
+        code = 2;
+    } else if (args.load_state != NULL &&
+               !state_file_load(world, args.load_state, why, sizeof why)) {
+        fprintf(stderr, "cairn-run: %s\n", why);
         code = 2;
     } else {
         code = run(&args, world, &bodies);
