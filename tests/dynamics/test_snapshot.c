@@ -202,3 +202,33 @@ Test(snapshot, bad_buffers_change_nothing)
     cairn_world_destroy(other);
     cairn_world_destroy(world);
 }
+
+/* The checksum is no proof of sense: a snapshot rewritten with a joint on a body that is not
+   there (and its checksum fixed) is refused too. */
+#include "dynamics/joint.h"
+
+#include <stddef.h>
+
+static uint64_t fnv(const unsigned char *bytes, size_t n)
+{
+    uint64_t hash = 1469598103934665603ull;
+    for (size_t k = 0; k < n; ++k)
+        hash = (hash ^ bytes[k]) * 1099511628211ull;
+    return hash;
+}
+
+Test(snapshot, a_checksummed_but_corrupt_joint_is_refused)
+{
+    cairn_world *world = build();
+    size_t size;
+    unsigned char *snapshot = save(world, &size);
+    /* the last joint slot ends where the checksum begins */
+    unsigned char *last = snapshot + size - sizeof(uint64_t) - sizeof(joint);
+    uint32_t nowhere = 100000;
+    memcpy(last + offsetof(joint, body_b), &nowhere, sizeof nowhere);
+    uint64_t sum = fnv(snapshot, size - sizeof sum);
+    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    expect_refused(world, snapshot, size, "is corrupt");
+    free(snapshot);
+    cairn_world_destroy(world);
+}

@@ -316,9 +316,12 @@ void islands_wake(cairn_world *world, uint32_t body_index)
     if (spread_island(world, body_index, true))
         return;
     /* No scratch memory: sweep the arrays until nothing changes, which needs none. */
-    while (spread(world, &world->parked, true) | spread(world, &world->contacts, true) |
-           spread_joints(world, true)) {
-    }
+    bool changed;
+    do { /* every list each round: a change in one can open another */
+        changed = spread(world, &world->parked, true);
+        changed |= spread(world, &world->contacts, true);
+        changed |= spread_joints(world, true);
+    } while (changed);
 }
 
 static void wake_touching_in(cairn_world *world, const contact_array *contacts, uint32_t body_index)
@@ -356,7 +359,10 @@ void islands_sleep(cairn_world *world, uint32_t body_index)
     /* The whole island, or a touching awake neighbour would wake the body at the next step. */
     if (spread_island(world, body_index, false))
         return;
-    while (spread(world, &world->contacts, false) | spread(world, &world->parked, false) |
-           spread_joints(world, false)) {
-    }
+    bool changed;
+    do {
+        changed = spread(world, &world->contacts, false);
+        changed |= spread(world, &world->parked, false);
+        changed |= spread_joints(world, false);
+    } while (changed);
 }

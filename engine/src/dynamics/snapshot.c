@@ -272,12 +272,21 @@ static bool skip_contacts(cursor *c, uint32_t count, int body_slots)
         if (k.body_a >= k.body_b || k.body_b >= (uint32_t)body_slots)
             return error_set("cairn_world_restore: contact %u names bodies %u and %u", i, k.body_a,
                              k.body_b);
+        if (k.manifold.point_count < 0 || k.manifold.point_count > MANIFOLD_MAX_POINTS)
+            return error_set("cairn_world_restore: contact %u has %d points", i,
+                             k.manifold.point_count);
         manifold_extra extra;
         if (has_extra && !take(c, &extra, sizeof extra))
             return false;
+        if (has_extra && (extra.count < 0 || extra.count > CONTACT_MAX_MANIFOLDS - 1))
+            return error_set("cairn_world_restore: contact %u has %d extra manifolds", i,
+                             extra.count);
     }
     return true;
 }
+
+static bool check_joints(const cairn_world *w, const parsed *p, const void *buffer,
+                         size_t joints_at);
 
 static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed *p)
 {
@@ -306,7 +315,92 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
     size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots;
     if (c.at + rest != c.size)
         return error_set("%s: the snapshot's length does not match its counts", fn);
+    return check_joints(w, p, buffer, c.at);
+}
+
+/* The joints of a checksummed snapshot can still be wrong (written by other code, or fuzzed):
+   every joint must name live bodies of this world, and every body's list of joint edges must
+   run through live joints of that body and end. */
+typedef struct joint_view {
+    const unsigned char *joints; /* the joint slots in the buffer */
+    uint32_t slots;
+} joint_view;
+
+static joint joint_at(const joint_view *v, uint32_t index)
+{
+    joint j;
+    memcpy(&j, v->joints + sizeof(joint) * index, sizeof j);
+    return j;
+}
+
+static bool valid_side(const cairn_world *w, uint32_t index, bool world_allowed)
+{
+    return (world_allowed && index == JOINT_WORLD) ||
+           (index < (uint32_t)w->bodies.count && w->bodies.data[index].alive);
+}
+
+static bool edges_in_range(const joint *j, uint32_t slots)
+{
+    bool ok = true;
+    for (int side = 0; side < 2; ++side)
+        ok &= j->next[side] >= -1 && j->next[side] < (int32_t)(2 * slots) && j->prev[side] >= -1 &&
+              j->prev[side] < (int32_t)(2 * slots);
+    return ok;
+}
+
+static bool check_joint_slots(const cairn_world *w, const joint_view *v)
+{
+    for (uint32_t i = 0; i < v->slots; ++i) {
+        joint j = joint_at(v, i);
+        if (!j.alive)
+            continue;
+        if ((unsigned)j.type > (unsigned)CAIRN_JOINT_SWING_TWIST ||
+            !valid_side(w, j.body_b, false) || !valid_side(w, j.body_a, true) ||
+            j.body_a == j.body_b || !edges_in_range(&j, v->slots))
+            return error_set("cairn_world_restore: joint %u is corrupt", i);
+    }
     return true;
+}
+
+/* Walks each body's edge list: live joints of that body, at most one visit per edge. */
+static bool check_joint_lists(const cairn_world *w, const parsed *p, const joint_view *v,
+                              const void *buffer)
+{
+    cursor c = {.source = buffer, .size = (size_t)-1, .at = p->bodies_at};
+    for (int i = 0; i < w->bodies.count; ++i) {
+        uint8_t alive = 0;
+        take(&c, &alive, 1);
+        if (!alive)
+            continue;
+        body_record r;
+        take(&c, &r, sizeof r);
+        int32_t key = r.joint_edges;
+        for (uint32_t steps = 0; key >= 0; ++steps) {
+            if (steps >= 2 * v->slots || (uint32_t)key >= 2 * v->slots)
+                return error_set("cairn_world_restore: body %d's joint list is corrupt", i);
+            joint j = joint_at(v, (uint32_t)key >> 1);
+            uint32_t owner = (key & 1) ? j.body_b : j.body_a;
+            if (!j.alive || owner != (uint32_t)i)
+                return error_set("cairn_world_restore: body %d's joint list is corrupt", i);
+            key = j.next[key & 1];
+        }
+    }
+    return true;
+}
+
+static bool check_joints(const cairn_world *w, const parsed *p, const void *buffer,
+                         size_t joints_at)
+{
+    const unsigned char *bytes = buffer;
+    joint_view v = {bytes + joints_at + sizeof(uint32_t) * p->header.joint_free,
+                    p->header.joint_slots};
+    for (uint32_t k = 0; k < p->header.joint_free; ++k) {
+        uint32_t index;
+        memcpy(&index, bytes + joints_at + sizeof index * k, sizeof index);
+        if (index >= v.slots || joint_at(&v, index).alive)
+            return error_set("cairn_world_restore: the joint free list is corrupt");
+    }
+    return check_joint_slots(w, &v) && check_joint_lists(w, p, &v, buffer);
 }
 
 /* ---- applying (after every check passed and all memory is in hand) ---- */
