@@ -352,9 +352,8 @@ static bool expand(polytope *p, int face, int w_index)
 }
 
 /* Barycentric weights (u, v, t) of the origin's projection q onto face f's plane. */
-static void face_weights(const polytope *p, int face, double weights[3])
+static void face_weights(const polytope *p, const epa_face *f, double weights[3])
 {
-    const epa_face *f = &p->faces[face];
     dvec3 a = p->vertices[f->vertex[0]].w, b = p->vertices[f->vertex[1]].w,
           c = p->vertices[f->vertex[2]].w;
     dvec3 q = dvec3_scale(f->normal, f->distance);
@@ -374,44 +373,69 @@ static bool weights_inside(const double weights[3])
 /* Coplanar triangles tie on distance, and the origin projects into only one of them: the one
    whose vertices lie on the features of A and B that really touch. Find it among the live
    faces in the closest face's plane. */
-static int face_containing_projection(const polytope *p, int face)
+static epa_face face_containing_projection(const polytope *p, epa_face face)
 {
     double weights[3];
-    face_weights(p, face, weights);
+    face_weights(p, &face, weights);
     if (weights_inside(weights))
         return face;
-    const epa_face *f = &p->faces[face];
     for (int g = 0; g < p->face_count; ++g) {
         const epa_face *other = &p->faces[g];
-        if (other->obsolete || dvec3_dot(other->normal, f->normal) < 1.0 - 1e-9 ||
-            fabs(other->distance - f->distance) > p->tolerance)
+        if (other->obsolete || dvec3_dot(other->normal, face.normal) < 1.0 - 1e-9 ||
+            fabs(other->distance - face.distance) > p->tolerance)
             continue;
-        face_weights(p, g, weights);
+        face_weights(p, other, weights);
         if (weights_inside(weights))
-            return g;
+            return *other;
     }
     return face;
 }
 
-/* The result at face f: witnesses from the barycentric weights of the origin's projection,
-   clamped into the triangle when round-off puts it just outside. */
-static epa_result face_result(const polytope *p, int face, epa_status status, int iterations)
+/* The result at face f (a copy: its slot may have been recycled since): witnesses from the
+   barycentric weights of the origin's projection, clamped into the triangle when round-off puts
+   it just outside. */
+static epa_result face_result(const polytope *p, epa_face face, epa_status status, int iterations)
 {
-    face = face_containing_projection(p, face);
-    const epa_face *f = &p->faces[face];
-    const simplex_vertex *a = &p->vertices[f->vertex[0]], *b = &p->vertices[f->vertex[1]],
-                         *c = &p->vertices[f->vertex[2]];
+    epa_face f = face_containing_projection(p, face);
+    const simplex_vertex *a = &p->vertices[f.vertex[0]], *b = &p->vertices[f.vertex[1]],
+                         *c = &p->vertices[f.vertex[2]];
     double weights[3];
-    face_weights(p, face, weights);
+    face_weights(p, &f, weights);
     double u = fmin(fmax(weights[0], 0.0), 1.0);
     double v = fmin(fmax(weights[1], 0.0), 1.0 - u);
     double t = 1.0 - u - v;
-    epa_result r = {.status = status, .normal = f->normal, .iterations = iterations};
-    r.depth = fmax(f->distance, 0.0);
+    epa_result r = {.status = status, .normal = f.normal, .iterations = iterations};
+    r.depth = fmax(f.distance, 0.0);
     r.point_a =
         dvec3_add(dvec3_add(dvec3_scale(a->a, u), dvec3_scale(b->a, v)), dvec3_scale(c->a, t));
     r.point_b =
         dvec3_add(dvec3_add(dvec3_scale(a->b, u), dvec3_scale(b->b, v)), dvec3_scale(c->b, t));
+    return r;
+}
+
+/* What expansion has proved so far. The depth lies between the two: the lower bound is the
+   distance of the closest face of a convex polytope inside the difference (it never decreases),
+   the upper bound the smallest support value seen: moving B that far along its normal does
+   separate the cores, so it is an answer, if not the best one. */
+typedef struct epa_bounds {
+    epa_face lower_face;
+    depth_bound upper;
+} epa_bounds;
+
+/* Stopped before the bounds met: the upper bound is a real separation, the lower bound is not
+   (B moved by it still overlaps), so the answer is the upper bound, refined, along its own
+   normal. The witnesses are its support points, which touch once B has moved by it. */
+static epa_result bound_result(const polytope *p, const support_pair *pair, epa_bounds *bounds,
+                               int iterations)
+{
+    epa_result r = face_result(p, bounds->lower_face, EPA_LIMIT, iterations);
+    depth_refine(pair, &bounds->upper);
+    if (bounds->upper.depth - r.depth <= p->tolerance)
+        return r;
+    r.normal = bounds->upper.normal;
+    r.depth = fmax(bounds->upper.depth, 0.0);
+    r.point_a = bounds->upper.vertex.a;
+    r.point_b = bounds->upper.vertex.b;
     return r;
 }
 
@@ -422,27 +446,29 @@ static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *
     p->tolerance = 1e-7 * support_pair_scale(pair);
     if (!polytope_init(p, pair, s))
         return touching_result(p, s, fallback_normal);
-    int best = -1, iterations = 0;
-    double upper = INFINITY;
+    epa_bounds bounds = {.upper = {.depth = INFINITY}};
+    int iterations = 0;
     while (iterations < EPA_MAX_ITERATIONS) {
         int face = closest_face(p);
         if (face < 0)
             break;
-        best = face;
+        bounds.lower_face = p->faces[face];
         ++iterations;
-        const epa_face *f = &p->faces[face];
-        simplex_vertex w = support_pair_vertex(pair, f->normal);
-        upper = fmin(upper, dvec3_dot(f->normal, w.w));
+        simplex_vertex w = support_pair_vertex(pair, bounds.lower_face.normal);
+        double support = dvec3_dot(bounds.lower_face.normal, w.w);
+        if (support < bounds.upper.depth)
+            bounds.upper = (depth_bound){bounds.lower_face.normal, support, w};
         /* Stop when the support bound and the face distance agree (the upper-bound gap). */
-        if (upper - f->distance <= epa_relative_gap * fabs(upper) + p->tolerance)
-            return face_result(p, face, EPA_CONVERGED, iterations);
+        if (bounds.upper.depth - bounds.lower_face.distance <=
+            epa_relative_gap * fabs(bounds.upper.depth) + p->tolerance)
+            return face_result(p, bounds.lower_face, EPA_CONVERGED, iterations);
         int w_index = vertex_add(p, w);
         if (w_index < 0 || !expand(p, face, w_index))
-            return face_result(p, face, EPA_LIMIT, iterations);
+            return bound_result(p, pair, &bounds, iterations);
     }
-    if (best < 0)
+    if (iterations == 0)
         return touching_result(p, s, fallback_normal);
-    return face_result(p, best, EPA_LIMIT, iterations);
+    return bound_result(p, pair, &bounds, iterations);
 }
 
 epa_result epa_penetration(const support_pair *pair, const simplex *s, dvec3 fallback_normal)
