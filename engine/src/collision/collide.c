@@ -102,8 +102,10 @@ static dvec3 unit_or(dvec3 v, dvec3 fallback)
 }
 
 bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out)
+                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
+                   bool *epa_capped)
 {
+    *epa_capped = false;
     support_pair pair = support_pair_make(a, xa, b, xb);
     dvec3 direction = dvec3_from(pair.b_in_a.position);
     simplex s = cache_load(&pair, cache, &direction);
@@ -119,6 +121,7 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     dvec3 fallback = unit_or(gjk.direction, unit_or(direction, dvec3_make(0, 1, 0)));
     epa_result epa = epa_penetration(&pair, &s, fallback);
     out->epa_iterations = epa.iterations;
+    *epa_capped = epa.status == EPA_LIMIT;
     query_finish(xa, a, b, epa.point_a, epa.point_b, epa.normal, -epa.depth, out);
     cache_store(cache, &s, epa.normal);
     return true;
@@ -194,6 +197,15 @@ static bool collide_round(const cairn_shape *a, cairn_transform xa, const cairn_
 bool cairn_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out)
 {
+    bool epa_capped;
+    return query_collide(a, xa, b, xb, cache, out, &epa_capped);
+}
+
+bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
+                   bool *epa_capped)
+{
+    *epa_capped = false;
     if (out == NULL)
         return error_set("cairn_collide: out is NULL");
     if (!query_check_pair("cairn_collide", a, xa, b, xb))
@@ -207,7 +219,7 @@ bool cairn_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     xb.rotation = glms_quat_normalize(xb.rotation);
     if (is_round(a) && is_round(b) && collide_round(a, xa, b, xb, out))
         return true;
-    return query_gjk_epa(a, xa, b, xb, cache, out);
+    return query_gjk_epa(a, xa, b, xb, cache, out, epa_capped);
 }
 
 bool cairn_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
