@@ -413,6 +413,31 @@ static epa_result face_result(const polytope *p, epa_face face, epa_status statu
     return r;
 }
 
+enum { EPA_REFINE_SEEDS = 12 };
+
+/* The normals of the closest live faces (at most EPA_REFINE_SEEDS): the closest point of the
+   difference's boundary lies beyond one of the faces nearer than the upper bound. */
+static int closest_normals(const polytope *p, dvec3 *normals)
+{
+    double distances[EPA_REFINE_SEEDS];
+    int count = 0;
+    for (int f = 0; f < p->face_count; ++f) {
+        const epa_face *face = &p->faces[f];
+        if (face->obsolete)
+            continue;
+        if (count == EPA_REFINE_SEEDS && !(face->distance < distances[count - 1]))
+            continue;
+        int at = count < EPA_REFINE_SEEDS ? count++ : count - 1;
+        for (; at > 0 && distances[at - 1] > face->distance; --at) {
+            distances[at] = distances[at - 1];
+            normals[at] = normals[at - 1];
+        }
+        distances[at] = face->distance;
+        normals[at] = face->normal;
+    }
+    return count;
+}
+
 /* What expansion has proved so far. The depth lies between the two: the lower bound is the
    distance of the closest face of a convex polytope inside the difference (it never decreases),
    the upper bound the smallest support value seen: moving B that far along its normal does
@@ -429,7 +454,9 @@ static epa_result bound_result(const polytope *p, const support_pair *pair, epa_
                                int iterations)
 {
     epa_result r = face_result(p, bounds->lower_face, EPA_LIMIT, iterations);
-    depth_refine(pair, &bounds->upper);
+    dvec3 seeds[EPA_REFINE_SEEDS];
+    int seed_count = closest_normals(p, seeds);
+    depth_refine(pair, seeds, seed_count, &bounds->upper);
     if (bounds->upper.depth - r.depth <= p->tolerance)
         return r;
     r.normal = bounds->upper.normal;

@@ -37,8 +37,9 @@ typedef struct depth_bound {
     simplex_vertex vertex;
 } depth_bound;
 
-/* Lowers *bound (never raises it) by searching directions near its normal: the shapes' face,
-   cap and side directions, then a pattern search (depth_refine.c). For EPA stopped early. */
-void depth_refine(const support_pair *pair, depth_bound *bound);
+/* Lowers *bound (never raises it) by searching directions: the seeds (EPA's closest faces'
+   normals), the shapes' face, cap and side directions, then a pattern search from the best few
+   (depth_refine.c). For EPA stopped before its bounds met. */
+void depth_refine(const support_pair *pair, const dvec3 *seeds, int seed_count, depth_bound *bound);
 
 #endif
