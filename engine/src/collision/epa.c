@@ -145,12 +145,15 @@ static void link_edges(polytope *p, const int *faces, int count)
         }
 }
 
-/* Any unit vector perpendicular to e. */
+/* Any unit vector perpendicular to e (any length): crossed with the axis e leans on least. (A
+   test of |e.x| < 0.57 assumed a unit e: a short segment along x crossed x itself, giving
+   0 / 0, and EPA from identical shapes at identical poses saw no volume at all.) */
 static dvec3 perpendicular(dvec3 e)
 {
-    dvec3 axis = fabs(e.x) < 0.57   ? dvec3_make(1, 0, 0)
-                 : fabs(e.y) < 0.57 ? dvec3_make(0, 1, 0)
-                                    : dvec3_make(0, 0, 1);
+    double x = fabs(e.x), y = fabs(e.y), z = fabs(e.z);
+    dvec3 axis = x <= y && x <= z ? dvec3_make(1, 0, 0)
+                 : y <= z         ? dvec3_make(0, 1, 0)
+                                  : dvec3_make(0, 0, 1);
     dvec3 u = dvec3_cross(e, axis);
     return dvec3_scale(u, 1.0 / sqrt(dvec3_length_sq(u)));
 }
@@ -203,7 +206,7 @@ static bool grow_to_tetrahedron(polytope *p, const support_pair *pair)
 }
 
 /* The tetrahedron's four faces, wound outwards, linked, queued; false when the difference is
-   flat (p->vertex_count < 4 tells its dimension) or does not hold the origin (cores touch). */
+   flat (p->vertex_count < 4 tells its dimension). */
 static bool polytope_init(polytope *p, const support_pair *pair, const simplex *s)
 {
     for (int i = 0; i < s->count; ++i)
@@ -222,11 +225,13 @@ static bool polytope_init(polytope *p, const support_pair *pair, const simplex *
             return false;
     }
     link_edges(p, faces, 4);
-    for (int f = 0; f < 4; ++f) {
-        if (p->faces[faces[f]].distance < -p->tolerance)
-            return false;
+    /* The origin may lie a little outside (GJK stops within its touch distance of the simplex,
+       further than this tolerance, and a cached simplex can pass anywhere near it): faces it
+       is outside of come first, with negative distances, and expanding them grows the polytope
+       around it. Giving up here called deep overlaps touching (depth 0 for two coincident
+       cylinders warm-started from a nearby pose). */
+    for (int f = 0; f < 4; ++f)
         heap_push(p, faces[f]);
-    }
     return true;
 }
 
@@ -447,23 +452,33 @@ typedef struct epa_bounds {
     depth_bound upper;
 } epa_bounds;
 
-/* Stopped before the bounds met: the upper bound is a real separation, the lower bound is not
-   (B moved by it still overlaps), so the answer is the upper bound, refined, along its own
-   normal. The witnesses are its support points, which touch once B has moved by it. */
-static epa_result bound_result(const polytope *p, const support_pair *pair, epa_bounds *bounds,
+/* The answer along the upper bound's normal, at its depth: a real separation. The witnesses are
+   its support points, which touch once B has moved by it, or the closest face's when that face
+   lies along the same normal (they sit where the origin projects, not on a corner). */
+static epa_result upper_result(const polytope *p, const epa_bounds *bounds, epa_status status,
                                int iterations)
 {
-    epa_result r = face_result(p, bounds->lower_face, EPA_LIMIT, iterations);
-    dvec3 seeds[EPA_REFINE_SEEDS];
-    int seed_count = closest_normals(p, seeds);
-    depth_refine(pair, seeds, seed_count, &bounds->upper);
-    if (bounds->upper.depth - r.depth <= p->tolerance)
+    epa_result r = face_result(p, bounds->lower_face, status, iterations);
+    if (dvec3_dot(r.normal, bounds->upper.normal) >= 1.0 - 1e-12 &&
+        bounds->upper.depth - r.depth <= p->tolerance)
         return r;
     r.normal = bounds->upper.normal;
     r.depth = fmax(bounds->upper.depth, 0.0);
     r.point_a = bounds->upper.vertex.a;
     r.point_b = bounds->upper.vertex.b;
     return r;
+}
+
+/* Stopped before the bounds met: the upper bound is a real separation, the lower bound is not
+   (B moved by it still overlaps), so the answer is the upper bound, refined, along its own
+   normal. The witnesses are its support points, which touch once B has moved by it. */
+static epa_result bound_result(const polytope *p, const support_pair *pair, epa_bounds *bounds,
+                               int iterations)
+{
+    dvec3 seeds[EPA_REFINE_SEEDS];
+    int seed_count = closest_normals(p, seeds);
+    depth_refine(pair, seeds, seed_count, &bounds->upper);
+    return upper_result(p, bounds, EPA_LIMIT, iterations);
 }
 
 static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *s,
@@ -485,10 +500,15 @@ static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *
         double support = dvec3_dot(bounds.lower_face.normal, w.w);
         if (support < bounds.upper.depth)
             bounds.upper = (depth_bound){bounds.lower_face.normal, support, w};
-        /* Stop when the support bound and the face distance agree (the upper-bound gap). */
-        if (bounds.upper.depth - bounds.lower_face.distance <=
-            epa_relative_gap * fabs(bounds.upper.depth) + p->tolerance)
-            return face_result(p, bounds.lower_face, EPA_CONVERGED, iterations);
+        /* Stop when the support bound and the face distance agree (the upper-bound gap). The
+           face's own normal is the answer only when its own support agrees too: a long face
+           can lie within the gap of the depth while tilted (a 100 m plate: 6e-3 rad, which
+           doubles the overlap along it); otherwise the normal of the upper bound is. */
+        double gap = epa_relative_gap * fabs(bounds.upper.depth) + p->tolerance;
+        if (bounds.upper.depth - bounds.lower_face.distance <= gap)
+            return support - bounds.lower_face.distance <= gap
+                       ? face_result(p, bounds.lower_face, EPA_CONVERGED, iterations)
+                       : upper_result(p, &bounds, EPA_CONVERGED, iterations);
         int w_index = vertex_add(p, w);
         if (w_index < 0 || !expand(p, face, w_index))
             return bound_result(p, pair, &bounds, iterations);
