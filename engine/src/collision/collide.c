@@ -101,6 +101,51 @@ static dvec3 unit_or(dvec3 v, dvec3 fallback)
     return length > 0.0 ? dvec3_scale(v, 1.0 / length) : fallback;
 }
 
+/* R v for the rotation of B's frame into A's. */
+static dvec3 b_to_a(const support_pair *pair, dvec3 v)
+{
+    const mat3s *r = &pair->rotation;
+    return dvec3_make(r->m00 * v.x + r->m10 * v.y + r->m20 * v.z,
+                      r->m01 * v.x + r->m11 * v.y + r->m21 * v.z,
+                      r->m02 * v.x + r->m12 * v.y + r->m22 * v.z);
+}
+
+/* R^T v. */
+static dvec3 a_to_b(const support_pair *pair, dvec3 v)
+{
+    const mat3s *r = &pair->rotation;
+    return dvec3_make(r->m00 * v.x + r->m01 * v.y + r->m02 * v.z,
+                      r->m10 * v.x + r->m11 * v.y + r->m12 * v.z,
+                      r->m20 * v.x + r->m21 * v.y + r->m22 * v.z);
+}
+
+/* A sphere's centre inside the other core: the depth is the centre's, in closed form. Declines
+   (false) for other pairs and when the centre is not inside. */
+static bool sphere_in_core(const support_pair *pair, cairn_transform xa, cairn_query_result *out)
+{
+    bool a_is_sphere = cairn_shape_get_type(pair->a) == CAIRN_SHAPE_SPHERE;
+    if (!a_is_sphere && cairn_shape_get_type(pair->b) != CAIRN_SHAPE_SPHERE)
+        return false;
+    dvec3 offset = dvec3_from(pair->b_in_a.position);
+    double depth;
+    dvec3 normal;
+    if (a_is_sphere) {
+        /* A's centre in B's frame; B leaves it along minus B's face normal. */
+        if (!core_point_depth(pair->b, a_to_b(pair, dvec3_neg(offset)), &depth, &normal) ||
+            !(depth >= 0.0))
+            return false;
+        dvec3 face = b_to_a(pair, normal);
+        dvec3 exit = dvec3_scale(face, depth);
+        query_finish(xa, pair->a, pair->b, dvec3_make(0, 0, 0), exit, dvec3_neg(face), -depth, out);
+    } else {
+        if (!core_point_depth(pair->a, offset, &depth, &normal) || !(depth >= 0.0))
+            return false;
+        dvec3 exit = dvec3_add(offset, dvec3_scale(normal, depth));
+        query_finish(xa, pair->a, pair->b, exit, offset, normal, -depth, out);
+    }
+    return true;
+}
+
 bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
                    bool *epa_capped)
@@ -116,6 +161,10 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         dvec3 normal = dvec3_scale(gjk.closest, -1.0 / gjk.distance);
         query_finish(xa, a, b, gjk.point_a, gjk.point_b, normal, gjk.distance, out);
         cache_store(cache, &s, normal);
+        return true;
+    }
+    if (sphere_in_core(&pair, xa, out)) {
+        cache_store(cache, &s, dvec3_make(0, 0, 0));
         return true;
     }
     dvec3 fallback = unit_or(gjk.direction, unit_or(direction, dvec3_make(0, 1, 0)));

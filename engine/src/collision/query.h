@@ -32,4 +32,9 @@ bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
                    bool *epa_capped);
 
+/* Depth of point p (the shape's frame) inside the core of a box, cylinder or hull, and the
+   core's outward unit normal where p leaves it fastest (point_depth.c). Negative depth: p is
+   outside (only the nearest face's plane is measured then). False for other shapes. */
+bool core_point_depth(const cairn_shape *shape, dvec3 p, double *depth, dvec3 *normal);
+
 #endif
