@@ -2,8 +2,10 @@
    shapes' definitions and not from the engine's algorithms:
 
    - support values h(n) from each shape's parameters: exact for spheres, boxes, capsules and
-     cylinders (core plus convex radius), the sharp outer hull for hulls (never below the rounded
-     hull's, so it stays safe as a bound on the depth);
+     cylinders (core plus convex radius), and sharp hulls (their vertices); a rounded hull's
+     core is whatever the engine's shrinking made of it (vertices moved in by at least the
+     radius from every adjacent face), so its support values come from the public support
+     mapping (tested on its own by tests/geometry);
    - the separation s(n) = -h_B(-n) - h_A(n) of the pair along a unit axis n (A towards B). The
      signed distance of two convex shapes is the maximum of s over all axes, so any axis gives a
      lower bound on it (an upper bound on the depth), and s > 0 proves the shapes apart;
@@ -16,13 +18,15 @@
 
 #include "collision/oracle.h"
 
+enum { REF_MAX_CORE = 256 };
+
 typedef struct ref_shape {
     const cairn_shape *shape;
     cairn_transform transform;
     cairn_shape_params params;
     oracle_xf xf;
-    int vertex_count; /* hulls: the outer hull's vertices, local frame */
-    double vertices[ORACLE_MAX_VERTS][3];
+    int vertex_count; /* sharp hulls: the vertices, local frame */
+    double vertices[REF_MAX_CORE][3];
 } ref_shape;
 
 static inline ref_shape ref_shape_make(const cairn_shape *shape, cairn_transform xf)
@@ -33,8 +37,10 @@ static inline ref_shape ref_shape_make(const cairn_shape *shape, cairn_transform
     s.transform = xf;
     s.params = cairn_shape_get_params(shape);
     s.xf = oracle_xf_from(xf);
+    if (s.params.type != CAIRN_SHAPE_HULL || s.params.convex_radius > 0.0f)
+        return s;
     int n = cairn_hull_vertex_count(shape);
-    s.vertex_count = n < ORACLE_MAX_VERTS ? n : ORACLE_MAX_VERTS;
+    s.vertex_count = n < REF_MAX_CORE ? n : REF_MAX_CORE;
     for (int i = 0; i < s.vertex_count; ++i)
         ov_from(s.vertices[i], cairn_hull_vertex(shape, i));
     return s;
@@ -63,6 +69,8 @@ static inline double ref_support_value(const ref_shape *s, const double n[3])
                 sqrt(l[0] * l[0] + l[2] * l[2]) * (s->params.radius - rc) + rc;
         break;
     case CAIRN_SHAPE_HULL:
+        if (rc > 0.0)
+            return oracle_shape_support_value(s->shape, s->transform, n);
         value = -INFINITY;
         for (int i = 0; i < s->vertex_count; ++i)
             value = fmax(value, ov_dot(l, s->vertices[i]));
@@ -124,11 +132,14 @@ static inline void ref_try_own_axes(const ref_shape *s, const ref_shape *a, cons
     }
 }
 
-/* Pattern search on the sphere around best->axis: eight neighbours, step halving. */
-static inline void ref_polish(const ref_shape *a, const ref_shape *b, ref_axis *best)
+/* Pattern search on the sphere around best->axis: eight neighbours, the step halving when none
+   is better, at most `budget` evaluations. */
+static inline void ref_polish(const ref_shape *a, const ref_shape *b, ref_axis *best, int budget)
 {
+    static const double c8[8] = {1,  0.70710678118654752,  0, -0.70710678118654752,
+                                 -1, -0.70710678118654752, 0, 0.70710678118654752};
     double step = 0.05;
-    while (step > 1e-9) {
+    while (step > 1e-8 && budget > 0) {
         double n[3], u[3], v[3], helper[3];
         ov_copy(n, best->axis);
         ov_set(helper, fabs(n[0]) < 0.57 ? 1 : 0, fabs(n[0]) < 0.57 ? 0 : 1, 0);
@@ -137,8 +148,8 @@ static inline void ref_polish(const ref_shape *a, const ref_shape *b, ref_axis *
         ov_set(u, u[0] / lu, u[1] / lu, u[2] / lu);
         ov_cross(v, n, u);
         double before = best->separation;
-        for (int k = 0; k < 8; ++k) {
-            double c = cos(k * ORACLE_PI / 4) * step, s = sin(k * ORACLE_PI / 4) * step, d[3];
+        for (int k = 0; k < 8; ++k, --budget) {
+            double c = c8[k] * step, s = c8[(k + 6) % 8] * step, d[3];
             for (int i = 0; i < 3; ++i)
                 d[i] = n[i] + c * u[i] + s * v[i];
             ref_try(a, b, d, best);
@@ -158,7 +169,7 @@ static inline ref_axis ref_best_axis(const ref_shape *a, const ref_shape *b, int
     ref_try(a, b, centres, &best);
     ref_try_own_axes(a, a, b, &best);
     ref_try_own_axes(b, a, b, &best);
-    enum { KEEP = 4 };
+    enum { KEEP = 3 };
     ref_axis seeds[KEEP];
     for (int k = 0; k < KEEP; ++k)
         seeds[k] = (ref_axis){.separation = -INFINITY, .axis = {0, 0, 1}};
@@ -176,11 +187,11 @@ static inline ref_axis ref_best_axis(const ref_shape *a, const ref_shape *b, int
             seeds[worst] = one;
     }
     for (int k = 0; k < KEEP; ++k) {
-        ref_polish(a, b, &seeds[k]);
+        ref_polish(a, b, &seeds[k], 160);
         if (seeds[k].separation > best.separation)
             best = seeds[k];
     }
-    ref_polish(a, b, &best);
+    ref_polish(a, b, &best, 320);
     return best;
 }
 
