@@ -1,5 +1,5 @@
 /* Expanding polytope algorithm on the Minkowski difference of two cores. Fixed-size stores (no
-   allocation), a heap of faces keyed by distance, silhouette expansion over face adjacency. */
+   allocation), the closest live face found by a scan, silhouette expansion over face adjacency. */
 #include "collision/epa.h"
 
 #include <math.h>
@@ -15,11 +15,6 @@ typedef struct epa_face {
     bool obsolete;
 } epa_face;
 
-typedef struct heap_entry {
-    double distance;
-    int face;
-} heap_entry;
-
 typedef struct horizon_edge {
     int face, edge;
 } horizon_edge;
@@ -27,67 +22,26 @@ typedef struct horizon_edge {
 typedef struct polytope {
     simplex_vertex vertices[EPA_MAX_VERTICES];
     epa_face faces[EPA_MAX_FACES];
-    heap_entry heap[EPA_MAX_FACES];
     horizon_edge horizon[EPA_MAX_FACES];
     int free_faces[EPA_MAX_FACES];
-    int vertex_count, face_count, heap_count, horizon_count, free_count;
+    int vertex_count, face_count, horizon_count, free_count;
     double tolerance; /* distances below this are zero, metres */
 } polytope;
 
-static void heap_push(polytope *p, int face)
+/* The closest live face, or -1. A scan, not a heap: EPA keeps a few dozen faces and expands a
+   handful of times, where pushing and popping every face cost more than looking at each. */
+static int closest_face(const polytope *p)
 {
-    if (p->heap_count == EPA_MAX_FACES) {
-        /* Drop stale entries to make room; live faces never exceed the face store. */
-        int kept = 0;
-        for (int i = 0; i < p->heap_count; ++i) {
-            const heap_entry *e = &p->heap[i];
-            if (!p->faces[e->face].obsolete && p->faces[e->face].distance == e->distance)
-                p->heap[kept++] = *e;
+    int best = -1;
+    double best_distance = INFINITY;
+    for (int f = 0; f < p->face_count; ++f) {
+        const epa_face *face = &p->faces[f];
+        if (!face->obsolete && face->distance < best_distance) {
+            best_distance = face->distance;
+            best = f;
         }
-        p->heap_count = 0;
-        for (int i = 0; i < kept; ++i)
-            heap_push(p, p->heap[i].face);
     }
-    int i = p->heap_count++;
-    heap_entry entry = {p->faces[face].distance, face};
-    while (i > 0 && p->heap[(i - 1) / 2].distance > entry.distance) {
-        p->heap[i] = p->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    p->heap[i] = entry;
-}
-
-static heap_entry heap_pop(polytope *p)
-{
-    heap_entry top = p->heap[0];
-    heap_entry last = p->heap[--p->heap_count];
-    int i = 0;
-    for (;;) {
-        int child = 2 * i + 1;
-        if (child >= p->heap_count)
-            break;
-        if (child + 1 < p->heap_count && p->heap[child + 1].distance < p->heap[child].distance)
-            ++child;
-        if (p->heap[child].distance >= last.distance)
-            break;
-        p->heap[i] = p->heap[child];
-        i = child;
-    }
-    if (p->heap_count > 0)
-        p->heap[i] = last;
-    return top;
-}
-
-/* The closest live face, or -1. */
-static int closest_face(polytope *p)
-{
-    while (p->heap_count > 0) {
-        heap_entry e = heap_pop(p);
-        const epa_face *f = &p->faces[e.face];
-        if (!f->obsolete && f->distance == e.distance)
-            return e.face;
-    }
-    return -1;
+    return best;
 }
 
 /* A new face (a, b, c); -1 when the store is full or the triangle is degenerate. */
@@ -230,8 +184,6 @@ static bool polytope_init(polytope *p, const support_pair *pair, const simplex *
        is outside of come first, with negative distances, and expanding them grows the polytope
        around it. Giving up here called deep overlaps touching (depth 0 for two coincident
        cylinders warm-started from a nearby pose). */
-    for (int f = 0; f < 4; ++f)
-        heap_push(p, faces[f]);
     return true;
 }
 
@@ -351,8 +303,6 @@ static bool expand(polytope *p, int face, int w_index)
     }
     if (!link_fan(p, fan, p->horizon_count))
         return false;
-    for (int h = 0; h < p->horizon_count; ++h)
-        heap_push(p, fan[h]);
     return p->horizon_count >= 3;
 }
 
@@ -484,7 +434,7 @@ static epa_result bound_result(const polytope *p, const support_pair *pair, epa_
 static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *s,
                           dvec3 fallback_normal)
 {
-    p->vertex_count = p->face_count = p->heap_count = p->free_count = 0;
+    p->vertex_count = p->face_count = p->free_count = 0;
     p->tolerance = 1e-7 * support_pair_scale(pair);
     if (!polytope_init(p, pair, s))
         return touching_result(p, s, fallback_normal);
