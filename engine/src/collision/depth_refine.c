@@ -13,10 +13,10 @@
 #include <math.h>
 #include <string.h>
 
-enum { REFINE_STARTS = 2, REFINE_MAX_EVALUATIONS = 160 };
+enum { REFINE_STARTS = 3, REFINE_MAX_EVALUATIONS = 240 };
 
 /* The pattern search's first and last step, radians. */
-static const double refine_first_step = 0.02;
+static const double refine_first_step = 0.05;
 static const double refine_last_step = 1e-7;
 
 /* The best REFINE_STARTS bounds seen, best first. */
