@@ -122,6 +122,32 @@ Test(deep_overlaps, cached_far_cylinders_agree)
     cairn_shape_release(s);
 }
 
+/* A capsule deep in a box, warm-started from a cache left 170 m away: the cached simplex is three
+   collinear points, which GJK once took for touching cores (-52.98 against -74.13). */
+Test(deep_overlaps, warm_start_from_a_collinear_simplex)
+{
+    cairn_shape *a = cairn_shape_capsule(0.4845469f, 51.7758904f);
+    cairn_shape *b = cairn_shape_box((vec3s){{58.8093452f, 62.8984718f, 56.832653f}}, 1.20272374f);
+    cairn_transform xa = pose(0, 0, 0, -0.553012967f, 0.659231126f, 0.213681236f, 0.462527126f);
+    cairn_transform xb = pose(-34.5045052f, 5.33247662f, -32.4777145f, -0.553012967f, 0.659231126f,
+                              0.213681236f, 0.462527126f);
+    cairn_transform far = pose(3.15969253f, -2.71686554f, 165.333862f, -0.0233996958f,
+                               -0.973532498f, -0.0542399287f, -0.220782816f);
+    cairn_gjk_cache cache;
+    memset(&cache, 0, sizeof cache);
+    cairn_query_result first, warm, cold;
+    cr_assert(cairn_collide(a, xa, b, far, &cache, &first));
+    cr_expect(!first.overlap);
+    cr_assert(cairn_collide(a, xa, b, xb, &cache, &warm));
+    cr_assert(cairn_collide(a, xa, b, xb, NULL, &cold));
+    double size = pair_size(a, b);
+    cr_expect(fabs(warm.distance - cold.distance) <= 1e-4 * size, "cached %.9g, uncached %.9g",
+              (double)warm.distance, (double)cold.distance);
+    expect_bounds(a, xa, b, xb, &warm, 1e-4 * size);
+    cairn_shape_release(a);
+    cairn_shape_release(b);
+}
+
 Test(deep_overlaps, small_hull_inside_a_cylinder)
 {
     oracle_rng rng;

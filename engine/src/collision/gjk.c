@@ -88,6 +88,10 @@ gjk_result gjk_distance(const support_pair *pair, simplex *s, dvec3 direction)
     if (s->count > 0) {
         direction = simplex_solve(s, &v, &inside);
         vv = dvec3_length_sq(v);
+        /* A warm start may hand over a degenerate simplex: its exact perpendicular can vanish
+           while the origin is far from it; then search towards the origin the classic way. */
+        if (dvec3_length_sq(direction) == 0.0 && vv > touch * touch)
+            direction = dvec3_neg(v);
     } else if (dvec3_length_sq(direction) == 0.0) {
         direction = dvec3_make(1, 0, 0);
     }
