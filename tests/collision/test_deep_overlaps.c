@@ -148,6 +148,32 @@ Test(deep_overlaps, warm_start_from_a_collinear_simplex)
     cairn_shape_release(b);
 }
 
+/* A needle of a cylinder along a capsule's axis, warm-started from an overlap elsewhere: the
+   cached triangle is needle-thin, its exact perpendicular leaned away from the closest point v,
+   and GJK's v.w test then proved a 3 cm gap through a difference that holds the origin
+   (-5.4314 against -5.4884). */
+Test(deep_overlaps, warm_start_from_a_needle_thin_triangle)
+{
+    cairn_shape *a = cairn_shape_cylinder(2.70671296f, 0.0270671304f, 0.000483337761f);
+    cairn_shape *b = cairn_shape_capsule(9.70746803f, 5.46134138f);
+    cairn_transform x =
+        pose(10000, 10000, 10000, -0.336847752f, 0.552739143f, -0.522913158f, -0.554594278f);
+    cairn_transform before = pose(9996.7207f, 9997.76953f, 9999.17285f, 0.779119134f, -0.391944468f,
+                                  0.133215532f, 0.470751077f);
+    cairn_gjk_cache cache;
+    memset(&cache, 0, sizeof cache);
+    cairn_query_result first, warm, cold;
+    cr_assert(cairn_collide(a, x, b, before, &cache, &first));
+    cr_assert(cairn_collide(a, x, b, x, &cache, &warm));
+    cr_assert(cairn_collide(a, x, b, x, NULL, &cold));
+    double size = pair_size(a, b);
+    cr_expect(fabs(warm.distance - cold.distance) <= 1e-4 * size, "cached %.9g, uncached %.9g",
+              (double)warm.distance, (double)cold.distance);
+    expect_bounds(a, x, b, x, &warm, 1e-4 * size);
+    cairn_shape_release(a);
+    cairn_shape_release(b);
+}
+
 Test(deep_overlaps, small_hull_inside_a_cylinder)
 {
     oracle_rng rng;
