@@ -82,6 +82,29 @@ Test(deep_overlaps, cylinder_centred_on_a_sphere)
     cairn_shape_release(b);
 }
 
+/* A sphere whose centre is 1.7 um from a needle's core (0.25 mm thick, 5 cm long): GJK's
+   normal from float support points was 6e-3 rad off, so moving B along it by the reported
+   depth did not separate the shapes. The closed form gives the normal of the nearest point. */
+Test(deep_overlaps, sphere_micrometres_from_a_needle)
+{
+    cairn_shape *a = cairn_shape_sphere(0.01458559f);
+    cairn_shape *b = cairn_shape_cylinder(0.0248091109f, 0.000248091121f, 0.0f);
+    cairn_transform xa = pose(0, 0, 0, -0.790329695f, -0.330376267f, 0.462229401f, -0.229291245f);
+    cairn_transform xb = pose(0.000184532168f, -0.000238669498f, 5.23748822e-05f, 0.977316082f,
+                              -0.0979463756f, 0.109368294f, -0.152638018f);
+    ref_shape ra = ref_shape_make(a, xa), rb = ref_shape_make(b, xb);
+    double exact;
+    cr_assert(ref_exact_distance(&ra, &rb, &exact));
+    cairn_query_result r;
+    cr_assert(cairn_collide(a, xa, b, xb, NULL, &r));
+    double tol = 1e-5 * pair_size(a, b);
+    cr_expect(fabs(r.distance - exact) <= tol, "distance %.9g, exact %.9g", (double)r.distance,
+              exact);
+    expect_bounds(a, xa, b, xb, &r, tol);
+    cairn_shape_release(a);
+    cairn_shape_release(b);
+}
+
 /* B moves from A's pose to xb; the query at xb warm-started from the first must give the cold
    answer, and both must respect the reference's bounds. */
 static void expect_cache_agrees(const cairn_shape *shape, cairn_transform xa, cairn_transform xb)

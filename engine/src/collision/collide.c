@@ -119,30 +119,34 @@ static dvec3 a_to_b(const support_pair *pair, dvec3 v)
                       r->m20 * v.x + r->m21 * v.y + r->m22 * v.z);
 }
 
-/* A sphere's centre inside the other core: the depth is the centre's, in closed form. Declines
-   (false) for other pairs and when the centre is not inside. */
-static bool sphere_in_core(const support_pair *pair, cairn_transform xa, cairn_query_result *out)
+/* A sphere against a box or cylinder, or with its centre inside a hull's core: the centre's
+   signed distance to the other core, in closed form. Declines (false) for other pairs and for a
+   centre outside a hull. */
+static bool sphere_closed_form(const support_pair *pair, cairn_transform xa,
+                               cairn_query_result *out)
 {
     bool a_is_sphere = cairn_shape_get_type(pair->a) == CAIRN_SHAPE_SPHERE;
     if (!a_is_sphere && cairn_shape_get_type(pair->b) != CAIRN_SHAPE_SPHERE)
         return false;
     dvec3 offset = dvec3_from(pair->b_in_a.position);
-    double depth;
+    double distance;
     dvec3 normal;
     if (a_is_sphere) {
-        /* A's centre in B's frame; B leaves it along minus B's face normal. */
-        if (!core_point_depth(pair->b, a_to_b(pair, dvec3_neg(offset)), &depth, &normal) ||
-            !(depth >= 0.0))
+        /* A's centre in B's frame; the normal from A to B is minus B's outward normal. */
+        if (!core_point_query(pair->b, a_to_b(pair, dvec3_neg(offset)), &distance, &normal))
             return false;
-        dvec3 face = b_to_a(pair, normal);
-        dvec3 exit = dvec3_scale(face, depth);
-        query_finish(xa, pair->a, pair->b, dvec3_make(0, 0, 0), exit, dvec3_neg(face), -depth, out);
+        dvec3 outward = b_to_a(pair, normal);
+        dvec3 nearest = dvec3_scale(outward, -distance);
+        query_finish(xa, pair->a, pair->b, dvec3_make(0, 0, 0), nearest, dvec3_neg(outward),
+                     distance, out);
     } else {
-        if (!core_point_depth(pair->a, offset, &depth, &normal) || !(depth >= 0.0))
+        if (!core_point_query(pair->a, offset, &distance, &normal))
             return false;
-        dvec3 exit = dvec3_add(offset, dvec3_scale(normal, depth));
-        query_finish(xa, pair->a, pair->b, exit, offset, normal, -depth, out);
+        dvec3 nearest = dvec3_sub(offset, dvec3_scale(normal, distance));
+        query_finish(xa, pair->a, pair->b, nearest, offset, normal, distance, out);
     }
+    out->gjk_iterations = 0;
+    out->epa_iterations = 0;
     return true;
 }
 
@@ -152,6 +156,8 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
 {
     *epa_capped = false;
     support_pair pair = support_pair_make(a, xa, b, xb);
+    if (sphere_closed_form(&pair, xa, out))
+        return true;
     dvec3 direction = dvec3_from(pair.b_in_a.position);
     simplex s = cache_load(&pair, cache, &direction);
     gjk_result gjk = gjk_distance(&pair, &s, direction);
@@ -161,10 +167,6 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         dvec3 normal = dvec3_scale(gjk.closest, -1.0 / gjk.distance);
         query_finish(xa, a, b, gjk.point_a, gjk.point_b, normal, gjk.distance, out);
         cache_store(cache, &s, normal);
-        return true;
-    }
-    if (sphere_in_core(&pair, xa, out)) {
-        cache_store(cache, &s, dvec3_make(0, 0, 0));
         return true;
     }
     dvec3 fallback = unit_or(gjk.direction, unit_or(direction, dvec3_make(0, 1, 0)));

@@ -32,9 +32,10 @@ bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
                    bool *epa_capped);
 
-/* Depth of point p (the shape's frame) inside the core of a box, cylinder or hull, and the
-   core's outward unit normal where p leaves it fastest (point_depth.c). Negative depth: p is
-   outside (only the nearest face's plane is measured then). False for other shapes. */
-bool core_point_depth(const cairn_shape *shape, dvec3 p, double *depth, dvec3 *normal);
+/* Signed distance from point p (the shape's frame) to the core of a box or cylinder (< 0 inside)
+   and the core's outward unit normal there (outside: from the nearest point towards p; inside:
+   out through the nearest face, cap or side); for a hull only when p is inside (false when
+   outside). False for other shapes (point_depth.c). */
+bool core_point_query(const cairn_shape *shape, dvec3 p, double *distance, dvec3 *normal);
 
 #endif
