@@ -64,7 +64,8 @@ Test(gjk_core, closed_forms_match_the_general_path)
         cr_assert(cairn_collide(a, xa, b, xb, NULL, &closed));
         if (closed.gjk_iterations != 0)
             continue; /* the closed form declined (touching cores) */
-        cr_assert(query_gjk_epa(a, xa, b, xb, NULL, &general));
+        bool epa_capped;
+        cr_assert(query_gjk_epa(a, xa, b, xb, NULL, &general, &epa_capped));
         ++checked;
         cr_expect(closed.overlap == general.overlap, "trial %d: verdicts differ", trial);
         cr_expect(fabsf(closed.distance - general.distance) < 1e-4f,
@@ -75,4 +76,29 @@ Test(gjk_core, closed_forms_match_the_general_path)
     cr_expect(checked > 2500, "only %d trials used the closed form", checked);
     for (int i = 0; i < 3; ++i)
         cairn_shape_release(shapes[i]);
+}
+
+/* Three collinear vertices on a line parallel to y (a stale cached simplex of a capsule against
+   a box): round-off left the triangle's region weights positive although its face normal is
+   exactly zero, and GJK, given no direction, called cores 103 m apart touching. The triangle
+   must reduce to its closest edge or vertex, with the closest point at the line's distance and a
+   search direction towards the origin. */
+Test(gjk_core, collinear_triangle_reduces_to_a_segment)
+{
+    /* The differences exactly as the failing query formed them (hexadecimal doubles). */
+    const dvec3 points[3] = {{-0x1.439024p+6, 0x1.42f257cp+4, -0x1.f4b658p+5},
+                             {-0x1.439024p+6, -0x1.9cd44d1p+6, -0x1.f4b658p+5},
+                             {-0x1.439024p+6, -0x1.98f3f2fp+6, -0x1.f4b658p+5}};
+    simplex s = {.count = 3};
+    for (int i = 0; i < 3; ++i)
+        s.vertices[i] = (simplex_vertex){.a = points[i], .w = points[i]};
+    dvec3 closest;
+    bool inside;
+    dvec3 d = simplex_solve(&s, &closest, &inside);
+    cr_expect(!inside);
+    cr_expect_leq(s.count, 2);
+    double line = sqrt(points[0].x * points[0].x + points[0].z * points[0].z);
+    cr_expect(fabs(sqrt(dvec3_length_sq(closest)) - line) < 1e-9 * line,
+              "closest at %g, line at %g", sqrt(dvec3_length_sq(closest)), line);
+    cr_expect(dvec3_dot(d, closest) < 0.0, "the direction must point towards the origin");
 }

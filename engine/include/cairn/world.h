@@ -165,6 +165,8 @@ typedef struct cairn_step_stats {
     int manifolds_reused; /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
     float integrate_ms;   /* velocity and position integration, ms (a part of solver_ms) */
     int joints;           /* live joints */
+    int epa_cap_stops;    /* narrow-phase queries whose EPA stopped on a bound (iterations, vertex
+                             or face store) before converging; their depth is its upper bound */
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);

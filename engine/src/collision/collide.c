@@ -101,10 +101,63 @@ static dvec3 unit_or(dvec3 v, dvec3 fallback)
     return length > 0.0 ? dvec3_scale(v, 1.0 / length) : fallback;
 }
 
-bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out)
+/* R v for the rotation of B's frame into A's. */
+static dvec3 b_to_a(const support_pair *pair, dvec3 v)
 {
+    const mat3s *r = &pair->rotation;
+    return dvec3_make(r->m00 * v.x + r->m10 * v.y + r->m20 * v.z,
+                      r->m01 * v.x + r->m11 * v.y + r->m21 * v.z,
+                      r->m02 * v.x + r->m12 * v.y + r->m22 * v.z);
+}
+
+/* R^T v. */
+static dvec3 a_to_b(const support_pair *pair, dvec3 v)
+{
+    const mat3s *r = &pair->rotation;
+    return dvec3_make(r->m00 * v.x + r->m01 * v.y + r->m02 * v.z,
+                      r->m10 * v.x + r->m11 * v.y + r->m12 * v.z,
+                      r->m20 * v.x + r->m21 * v.y + r->m22 * v.z);
+}
+
+/* A sphere against a box or cylinder, or with its centre inside a hull's core: the centre's
+   signed distance to the other core, in closed form. Declines (false) for other pairs and for a
+   centre outside a hull. */
+static bool sphere_closed_form(const support_pair *pair, cairn_transform xa,
+                               cairn_query_result *out)
+{
+    bool a_is_sphere = cairn_shape_get_type(pair->a) == CAIRN_SHAPE_SPHERE;
+    if (!a_is_sphere && cairn_shape_get_type(pair->b) != CAIRN_SHAPE_SPHERE)
+        return false;
+    dvec3 offset = dvec3_from(pair->b_in_a.position);
+    double distance;
+    dvec3 normal;
+    if (a_is_sphere) {
+        /* A's centre in B's frame; the normal from A to B is minus B's outward normal. */
+        if (!core_point_query(pair->b, a_to_b(pair, dvec3_neg(offset)), &distance, &normal))
+            return false;
+        dvec3 outward = b_to_a(pair, normal);
+        dvec3 nearest = dvec3_scale(outward, -distance);
+        query_finish(xa, pair->a, pair->b, dvec3_make(0, 0, 0), nearest, dvec3_neg(outward),
+                     distance, out);
+    } else {
+        if (!core_point_query(pair->a, offset, &distance, &normal))
+            return false;
+        dvec3 nearest = dvec3_sub(offset, dvec3_scale(normal, distance));
+        query_finish(xa, pair->a, pair->b, nearest, offset, normal, distance, out);
+    }
+    out->gjk_iterations = 0;
+    out->epa_iterations = 0;
+    return true;
+}
+
+bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
+                   bool *epa_capped)
+{
+    *epa_capped = false;
     support_pair pair = support_pair_make(a, xa, b, xb);
+    if (sphere_closed_form(&pair, xa, out))
+        return true;
     dvec3 direction = dvec3_from(pair.b_in_a.position);
     simplex s = cache_load(&pair, cache, &direction);
     gjk_result gjk = gjk_distance(&pair, &s, direction);
@@ -119,6 +172,7 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     dvec3 fallback = unit_or(gjk.direction, unit_or(direction, dvec3_make(0, 1, 0)));
     epa_result epa = epa_penetration(&pair, &s, fallback);
     out->epa_iterations = epa.iterations;
+    *epa_capped = epa.status == EPA_LIMIT;
     query_finish(xa, a, b, epa.point_a, epa.point_b, epa.normal, -epa.depth, out);
     cache_store(cache, &s, epa.normal);
     return true;
@@ -194,6 +248,15 @@ static bool collide_round(const cairn_shape *a, cairn_transform xa, const cairn_
 bool cairn_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out)
 {
+    bool epa_capped;
+    return query_collide(a, xa, b, xb, cache, out, &epa_capped);
+}
+
+bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
+                   bool *epa_capped)
+{
+    *epa_capped = false;
     if (out == NULL)
         return error_set("cairn_collide: out is NULL");
     if (!query_check_pair("cairn_collide", a, xa, b, xb))
@@ -207,7 +270,7 @@ bool cairn_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     xb.rotation = glms_quat_normalize(xb.rotation);
     if (is_round(a) && is_round(b) && collide_round(a, xa, b, xb, out))
         return true;
-    return query_gjk_epa(a, xa, b, xb, cache, out);
+    return query_gjk_epa(a, xa, b, xb, cache, out, epa_capped);
 }
 
 bool cairn_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,

@@ -3,6 +3,7 @@
    bounds as a prefilter. */
 #include "collision/compound.h"
 
+#include "collision/query.h"
 #include "collision/raycast.h"
 #include "core/xform.h"
 #include "geometry/shape.h"
@@ -199,11 +200,13 @@ int compound_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_sha
             if (!aabb_overlap(bounds_a, cairn_shape_bounds(pb.shape, pb.xf)))
                 continue;
             cairn_query_result q;
-            if (!cairn_collide(pa.shape, pa.xf, pb.shape, pb.xf, NULL, &q))
+            bool epa_capped;
+            if (!query_collide(pa.shape, pa.xf, pb.shape, pb.xf, NULL, &q, &epa_capped))
                 continue;
             stats->queries++;
             stats->gjk_iterations += q.gjk_iterations;
             stats->epa_calls += q.epa_iterations > 0;
+            stats->epa_cap_stops += epa_capped;
             manifold m;
             if (manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, &q, margin, &m) > 0)
                 cluster_add(&set, &m, pa, xa, pb, xb, (uint32_t)(i * count_b + j), q.distance);

@@ -43,7 +43,7 @@ bool compound_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shap
 
 /* Narrow-phase work, for the step statistics. */
 typedef struct compound_stats {
-    int queries, gjk_iterations, epa_calls;
+    int queries, gjk_iterations, epa_calls, epa_cap_stops;
 } compound_stats;
 
 /* The contact manifolds of a pair with at least one compound. Each child pair whose bounds come

@@ -1,5 +1,5 @@
 /* Expanding polytope algorithm on the Minkowski difference of two cores. Fixed-size stores (no
-   allocation), a heap of faces keyed by distance, silhouette expansion over face adjacency. */
+   allocation), the closest live face found by a scan, silhouette expansion over face adjacency. */
 #include "collision/epa.h"
 
 #include <math.h>
@@ -15,11 +15,6 @@ typedef struct epa_face {
     bool obsolete;
 } epa_face;
 
-typedef struct heap_entry {
-    double distance;
-    int face;
-} heap_entry;
-
 typedef struct horizon_edge {
     int face, edge;
 } horizon_edge;
@@ -27,67 +22,26 @@ typedef struct horizon_edge {
 typedef struct polytope {
     simplex_vertex vertices[EPA_MAX_VERTICES];
     epa_face faces[EPA_MAX_FACES];
-    heap_entry heap[EPA_MAX_FACES];
     horizon_edge horizon[EPA_MAX_FACES];
     int free_faces[EPA_MAX_FACES];
-    int vertex_count, face_count, heap_count, horizon_count, free_count;
+    int vertex_count, face_count, horizon_count, free_count;
     double tolerance; /* distances below this are zero, metres */
 } polytope;
 
-static void heap_push(polytope *p, int face)
+/* The closest live face, or -1. A scan, not a heap: EPA keeps a few dozen faces and expands a
+   handful of times, where pushing and popping every face cost more than looking at each. */
+static int closest_face(const polytope *p)
 {
-    if (p->heap_count == EPA_MAX_FACES) {
-        /* Drop stale entries to make room; live faces never exceed the face store. */
-        int kept = 0;
-        for (int i = 0; i < p->heap_count; ++i) {
-            const heap_entry *e = &p->heap[i];
-            if (!p->faces[e->face].obsolete && p->faces[e->face].distance == e->distance)
-                p->heap[kept++] = *e;
+    int best = -1;
+    double best_distance = INFINITY;
+    for (int f = 0; f < p->face_count; ++f) {
+        const epa_face *face = &p->faces[f];
+        if (!face->obsolete && face->distance < best_distance) {
+            best_distance = face->distance;
+            best = f;
         }
-        p->heap_count = 0;
-        for (int i = 0; i < kept; ++i)
-            heap_push(p, p->heap[i].face);
     }
-    int i = p->heap_count++;
-    heap_entry entry = {p->faces[face].distance, face};
-    while (i > 0 && p->heap[(i - 1) / 2].distance > entry.distance) {
-        p->heap[i] = p->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    p->heap[i] = entry;
-}
-
-static heap_entry heap_pop(polytope *p)
-{
-    heap_entry top = p->heap[0];
-    heap_entry last = p->heap[--p->heap_count];
-    int i = 0;
-    for (;;) {
-        int child = 2 * i + 1;
-        if (child >= p->heap_count)
-            break;
-        if (child + 1 < p->heap_count && p->heap[child + 1].distance < p->heap[child].distance)
-            ++child;
-        if (p->heap[child].distance >= last.distance)
-            break;
-        p->heap[i] = p->heap[child];
-        i = child;
-    }
-    if (p->heap_count > 0)
-        p->heap[i] = last;
-    return top;
-}
-
-/* The closest live face, or -1. */
-static int closest_face(polytope *p)
-{
-    while (p->heap_count > 0) {
-        heap_entry e = heap_pop(p);
-        const epa_face *f = &p->faces[e.face];
-        if (!f->obsolete && f->distance == e.distance)
-            return e.face;
-    }
-    return -1;
+    return best;
 }
 
 /* A new face (a, b, c); -1 when the store is full or the triangle is degenerate. */
@@ -145,12 +99,15 @@ static void link_edges(polytope *p, const int *faces, int count)
         }
 }
 
-/* Any unit vector perpendicular to e. */
+/* Any unit vector perpendicular to e (any length): crossed with the axis e leans on least. (A
+   test of |e.x| < 0.57 assumed a unit e: a short segment along x crossed x itself, giving
+   0 / 0, and EPA from identical shapes at identical poses saw no volume at all.) */
 static dvec3 perpendicular(dvec3 e)
 {
-    dvec3 axis = fabs(e.x) < 0.57   ? dvec3_make(1, 0, 0)
-                 : fabs(e.y) < 0.57 ? dvec3_make(0, 1, 0)
-                                    : dvec3_make(0, 0, 1);
+    double x = fabs(e.x), y = fabs(e.y), z = fabs(e.z);
+    dvec3 axis = x <= y && x <= z ? dvec3_make(1, 0, 0)
+                 : y <= z         ? dvec3_make(0, 1, 0)
+                                  : dvec3_make(0, 0, 1);
     dvec3 u = dvec3_cross(e, axis);
     return dvec3_scale(u, 1.0 / sqrt(dvec3_length_sq(u)));
 }
@@ -203,7 +160,7 @@ static bool grow_to_tetrahedron(polytope *p, const support_pair *pair)
 }
 
 /* The tetrahedron's four faces, wound outwards, linked, queued; false when the difference is
-   flat (p->vertex_count < 4 tells its dimension) or does not hold the origin (cores touch). */
+   flat (p->vertex_count < 4 tells its dimension). */
 static bool polytope_init(polytope *p, const support_pair *pair, const simplex *s)
 {
     for (int i = 0; i < s->count; ++i)
@@ -222,11 +179,11 @@ static bool polytope_init(polytope *p, const support_pair *pair, const simplex *
             return false;
     }
     link_edges(p, faces, 4);
-    for (int f = 0; f < 4; ++f) {
-        if (p->faces[faces[f]].distance < -p->tolerance)
-            return false;
-        heap_push(p, faces[f]);
-    }
+    /* The origin may lie a little outside (GJK stops within its touch distance of the simplex,
+       further than this tolerance, and a cached simplex can pass anywhere near it): faces it
+       is outside of come first, with negative distances, and expanding them grows the polytope
+       around it. Giving up here called deep overlaps touching (depth 0 for two coincident
+       cylinders warm-started from a nearby pose). */
     return true;
 }
 
@@ -346,15 +303,12 @@ static bool expand(polytope *p, int face, int w_index)
     }
     if (!link_fan(p, fan, p->horizon_count))
         return false;
-    for (int h = 0; h < p->horizon_count; ++h)
-        heap_push(p, fan[h]);
     return p->horizon_count >= 3;
 }
 
 /* Barycentric weights (u, v, t) of the origin's projection q onto face f's plane. */
-static void face_weights(const polytope *p, int face, double weights[3])
+static void face_weights(const polytope *p, const epa_face *f, double weights[3])
 {
-    const epa_face *f = &p->faces[face];
     dvec3 a = p->vertices[f->vertex[0]].w, b = p->vertices[f->vertex[1]].w,
           c = p->vertices[f->vertex[2]].w;
     dvec3 q = dvec3_scale(f->normal, f->distance);
@@ -374,40 +328,39 @@ static bool weights_inside(const double weights[3])
 /* Coplanar triangles tie on distance, and the origin projects into only one of them: the one
    whose vertices lie on the features of A and B that really touch. Find it among the live
    faces in the closest face's plane. */
-static int face_containing_projection(const polytope *p, int face)
+static epa_face face_containing_projection(const polytope *p, epa_face face)
 {
     double weights[3];
-    face_weights(p, face, weights);
+    face_weights(p, &face, weights);
     if (weights_inside(weights))
         return face;
-    const epa_face *f = &p->faces[face];
     for (int g = 0; g < p->face_count; ++g) {
         const epa_face *other = &p->faces[g];
-        if (other->obsolete || dvec3_dot(other->normal, f->normal) < 1.0 - 1e-9 ||
-            fabs(other->distance - f->distance) > p->tolerance)
+        if (other->obsolete || dvec3_dot(other->normal, face.normal) < 1.0 - 1e-9 ||
+            fabs(other->distance - face.distance) > p->tolerance)
             continue;
-        face_weights(p, g, weights);
+        face_weights(p, other, weights);
         if (weights_inside(weights))
-            return g;
+            return *other;
     }
     return face;
 }
 
-/* The result at face f: witnesses from the barycentric weights of the origin's projection,
-   clamped into the triangle when round-off puts it just outside. */
-static epa_result face_result(const polytope *p, int face, epa_status status, int iterations)
+/* The result at face f (a copy: its slot may have been recycled since): witnesses from the
+   barycentric weights of the origin's projection, clamped into the triangle when round-off puts
+   it just outside. */
+static epa_result face_result(const polytope *p, epa_face face, epa_status status, int iterations)
 {
-    face = face_containing_projection(p, face);
-    const epa_face *f = &p->faces[face];
-    const simplex_vertex *a = &p->vertices[f->vertex[0]], *b = &p->vertices[f->vertex[1]],
-                         *c = &p->vertices[f->vertex[2]];
+    epa_face f = face_containing_projection(p, face);
+    const simplex_vertex *a = &p->vertices[f.vertex[0]], *b = &p->vertices[f.vertex[1]],
+                         *c = &p->vertices[f.vertex[2]];
     double weights[3];
-    face_weights(p, face, weights);
+    face_weights(p, &f, weights);
     double u = fmin(fmax(weights[0], 0.0), 1.0);
     double v = fmin(fmax(weights[1], 0.0), 1.0 - u);
     double t = 1.0 - u - v;
-    epa_result r = {.status = status, .normal = f->normal, .iterations = iterations};
-    r.depth = fmax(f->distance, 0.0);
+    epa_result r = {.status = status, .normal = f.normal, .iterations = iterations};
+    r.depth = fmax(f.distance, 0.0);
     r.point_a =
         dvec3_add(dvec3_add(dvec3_scale(a->a, u), dvec3_scale(b->a, v)), dvec3_scale(c->a, t));
     r.point_b =
@@ -415,34 +368,104 @@ static epa_result face_result(const polytope *p, int face, epa_status status, in
     return r;
 }
 
+enum { EPA_REFINE_SEEDS = 12 };
+
+/* The normals of the closest live faces (at most EPA_REFINE_SEEDS): the closest point of the
+   difference's boundary lies beyond one of the faces nearer than the upper bound. */
+static int closest_normals(const polytope *p, dvec3 *normals)
+{
+    double distances[EPA_REFINE_SEEDS];
+    int count = 0;
+    for (int f = 0; f < p->face_count; ++f) {
+        const epa_face *face = &p->faces[f];
+        if (face->obsolete)
+            continue;
+        if (count == EPA_REFINE_SEEDS && !(face->distance < distances[count - 1]))
+            continue;
+        int at = count < EPA_REFINE_SEEDS ? count++ : count - 1;
+        for (; at > 0 && distances[at - 1] > face->distance; --at) {
+            distances[at] = distances[at - 1];
+            normals[at] = normals[at - 1];
+        }
+        distances[at] = face->distance;
+        normals[at] = face->normal;
+    }
+    return count;
+}
+
+/* What expansion has proved so far. The depth lies between the two: the lower bound is the
+   distance of the closest face of a convex polytope inside the difference (it never decreases),
+   the upper bound the smallest support value seen: moving B that far along its normal does
+   separate the cores, so it is an answer, if not the best one. */
+typedef struct epa_bounds {
+    epa_face lower_face;
+    depth_bound upper;
+} epa_bounds;
+
+/* The answer along the upper bound's normal, at its depth: a real separation. The witnesses are
+   its support points, which touch once B has moved by it, or the closest face's when that face
+   lies along the same normal (they sit where the origin projects, not on a corner). */
+static epa_result upper_result(const polytope *p, const epa_bounds *bounds, epa_status status,
+                               int iterations)
+{
+    epa_result r = face_result(p, bounds->lower_face, status, iterations);
+    if (dvec3_dot(r.normal, bounds->upper.normal) >= 1.0 - 1e-12 &&
+        bounds->upper.depth - r.depth <= p->tolerance)
+        return r;
+    r.normal = bounds->upper.normal;
+    r.depth = fmax(bounds->upper.depth, 0.0);
+    r.point_a = bounds->upper.vertex.a;
+    r.point_b = bounds->upper.vertex.b;
+    return r;
+}
+
+/* Stopped before the bounds met: the upper bound is a real separation, the lower bound is not
+   (B moved by it still overlaps), so the answer is the upper bound, refined, along its own
+   normal. The witnesses are its support points, which touch once B has moved by it. */
+static epa_result bound_result(const polytope *p, const support_pair *pair, epa_bounds *bounds,
+                               int iterations)
+{
+    dvec3 seeds[EPA_REFINE_SEEDS];
+    int seed_count = closest_normals(p, seeds);
+    depth_refine(pair, seeds, seed_count, &bounds->upper);
+    return upper_result(p, bounds, EPA_LIMIT, iterations);
+}
+
 static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *s,
                           dvec3 fallback_normal)
 {
-    p->vertex_count = p->face_count = p->heap_count = p->free_count = 0;
+    p->vertex_count = p->face_count = p->free_count = 0;
     p->tolerance = 1e-7 * support_pair_scale(pair);
     if (!polytope_init(p, pair, s))
         return touching_result(p, s, fallback_normal);
-    int best = -1, iterations = 0;
-    double upper = INFINITY;
+    epa_bounds bounds = {.upper = {.depth = INFINITY}};
+    int iterations = 0;
     while (iterations < EPA_MAX_ITERATIONS) {
         int face = closest_face(p);
         if (face < 0)
             break;
-        best = face;
+        bounds.lower_face = p->faces[face];
         ++iterations;
-        const epa_face *f = &p->faces[face];
-        simplex_vertex w = support_pair_vertex(pair, f->normal);
-        upper = fmin(upper, dvec3_dot(f->normal, w.w));
-        /* Stop when the support bound and the face distance agree (the upper-bound gap). */
-        if (upper - f->distance <= epa_relative_gap * fabs(upper) + p->tolerance)
-            return face_result(p, face, EPA_CONVERGED, iterations);
+        simplex_vertex w = support_pair_vertex(pair, bounds.lower_face.normal);
+        double support = dvec3_dot(bounds.lower_face.normal, w.w);
+        if (support < bounds.upper.depth)
+            bounds.upper = (depth_bound){bounds.lower_face.normal, support, w};
+        /* Stop when the support bound and the face distance agree (the upper-bound gap). The
+           face's own normal is the answer only when its own support agrees too: a long face
+           can lie within the gap of the depth while tilted (a 100 m plate: 6e-3 rad, which
+           doubles the overlap along it); otherwise the normal of the upper bound is. */
+        double gap = epa_relative_gap * fabs(bounds.upper.depth) + p->tolerance;
+        if (bounds.upper.depth - bounds.lower_face.distance <= gap)
+            return support - bounds.lower_face.distance <= gap
+                       ? face_result(p, bounds.lower_face, EPA_CONVERGED, iterations)
+                       : upper_result(p, &bounds, EPA_CONVERGED, iterations);
         int w_index = vertex_add(p, w);
         if (w_index < 0 || !expand(p, face, w_index))
-            return face_result(p, face, EPA_LIMIT, iterations);
+            return bound_result(p, pair, &bounds, iterations);
     }
-    if (best < 0)
+    if (iterations == 0)
         return touching_result(p, s, fallback_normal);
-    return face_result(p, best, EPA_LIMIT, iterations);
+    return bound_result(p, pair, &bounds, iterations);
 }
 
 epa_result epa_penetration(const support_pair *pair, const simplex *s, dvec3 fallback_normal)

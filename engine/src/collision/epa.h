@@ -29,4 +29,17 @@ typedef void epa_face_fn(void *context, dvec3 a, dvec3 b, dvec3 c);
 epa_result epa_penetration_faces(const support_pair *pair, const simplex *s, dvec3 fallback_normal,
                                  epa_face_fn *fn, void *context);
 
+/* An upper bound on the depth of overlapping cores: the support value along a unit normal (A's
+   frame) and the support vertex that gives it. Moving B by depth along normal separates them. */
+typedef struct depth_bound {
+    dvec3 normal;
+    double depth;
+    simplex_vertex vertex;
+} depth_bound;
+
+/* Lowers *bound (never raises it) by searching directions: the seeds (EPA's closest faces'
+   normals), the shapes' face, cap and side directions, then a pattern search from the best few
+   (depth_refine.c). For EPA stopped before its bounds met. */
+void depth_refine(const support_pair *pair, const dvec3 *seeds, int seed_count, depth_bound *bound);
+
 #endif

@@ -78,6 +78,15 @@ static void closest_points(const simplex *s, gjk_result *result)
     result->distance = sqrt(dvec3_length_sq(result->closest));
 }
 
+/* True when the upper bound |v| and the lower bound proven by support point w along `direction`
+   agree to the relative gap. */
+static bool separation_gap(double vv, dvec3 direction, dvec3 w)
+{
+    double upper = sqrt(vv);
+    double lower = -dvec3_dot(direction, w) / sqrt(dvec3_length_sq(direction));
+    return upper - lower <= gjk_relative_gap * upper;
+}
+
 gjk_result gjk_distance(const support_pair *pair, simplex *s, dvec3 direction)
 {
     gjk_result result = {.status = GJK_SEPARATED};
@@ -88,6 +97,10 @@ gjk_result gjk_distance(const support_pair *pair, simplex *s, dvec3 direction)
     if (s->count > 0) {
         direction = simplex_solve(s, &v, &inside);
         vv = dvec3_length_sq(v);
+        /* A warm start may hand over a degenerate simplex: its exact perpendicular can vanish
+           while the origin is far from it; then search towards the origin the classic way. */
+        if (dvec3_length_sq(direction) == 0.0 && vv > touch * touch)
+            direction = dvec3_neg(v);
     } else if (dvec3_length_sq(direction) == 0.0) {
         direction = dvec3_make(1, 0, 0);
     }
@@ -95,8 +108,11 @@ gjk_result gjk_distance(const support_pair *pair, simplex *s, dvec3 direction)
            result.iterations < GJK_MAX_ITERATIONS) {
         ++result.iterations;
         simplex_vertex w = support_pair_vertex(pair, direction);
-        /* Termination 1: w does not bring the lower bound v.w close enough to |v|^2. */
-        if (s->count > 0 && vv - dvec3_dot(v, w.w) <= gjk_relative_gap * vv)
+        /* Termination 1: the distance proven along the search direction (the support plane's)
+           meets the upper bound |v|. Measured along the direction searched, not along v: the
+           exact perpendicular of a needle-thin triangle can lean away from v, and v.w then
+           "proved" a gap through a difference that holds the origin. */
+        if (s->count > 0 && separation_gap(vv, direction, w.w))
             break;
         /* Termination 2: a repeated support point means no further progress is possible. */
         if (simplex_contains(s, &w))
@@ -142,8 +158,7 @@ bool gjk_overlap(const support_pair *pair, double radius_sum, dvec3 direction, i
         double length = sqrt(dvec3_length_sq(direction));
         if (-dvec3_dot(direction, w.w) > radius_sum * length)
             return false;
-        if (s.count > 0 &&
-            (vv - dvec3_dot(v, w.w) <= gjk_relative_gap * vv || simplex_contains(&s, &w)))
+        if (s.count > 0 && (separation_gap(vv, direction, w.w) || simplex_contains(&s, &w)))
             break;
         s.vertices[s.count++] = w;
         bool inside;

@@ -20,8 +20,22 @@ void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b
 /* Closest points of segments p0-p1 and q0-q1 (either may be a point). */
 void segment_closest(dvec3 p0, dvec3 p1, dvec3 q0, dvec3 q1, dvec3 *on_p, dvec3 *on_q);
 
-/* The GJK / EPA path with margins (cache may be NULL). */
+/* The GJK / EPA path with margins (cache may be NULL). *epa_capped: EPA stopped on a bound
+   (iterations, vertex or face store) before its bounds met. */
 bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out);
+                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
+                   bool *epa_capped);
+
+/* cairn_collide, also telling whether EPA stopped on a bound before converging (the step
+   statistics count those: cairn_step_stats.epa_cap_stops). */
+bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
+                   bool *epa_capped);
+
+/* Signed distance from point p (the shape's frame) to the core of a box or cylinder (< 0 inside)
+   and the core's outward unit normal there (outside: from the nearest point towards p; inside:
+   out through the nearest face, cap or side); for a hull only when p is inside (false when
+   outside). False for other shapes (point_depth.c). */
+bool core_point_query(const cairn_shape *shape, dvec3 p, double *distance, dvec3 *normal);
 
 #endif

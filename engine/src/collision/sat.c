@@ -206,13 +206,15 @@ bool cairn_collide_sat(const cairn_shape *a, cairn_transform xa, const cairn_sha
         !sat_polytope_make(b, pair.b_in_a, &pb))
         return error_set("cairn_collide_sat: only boxes and hulls have separating axes");
     sat_axis best = {.separation = -INFINITY};
+    bool epa_capped; /* separated cores: GJK alone answers, EPA never runs */
     query_faces(&pa, &pb, AXIS_FACE_A, &best);
     query_faces(&pb, &pa, AXIS_FACE_B, &best);
     if (best.separation > 0.0)
-        return query_gjk_epa(a, xa, b, xb, NULL, out); /* exact distance of separated cores */
+        return query_gjk_epa(a, xa, b, xb, NULL, out,
+                             &epa_capped); /* exact distance of separated cores */
     query_edges(&pa, &pb, &best);
     if (best.separation > 0.0)
-        return query_gjk_epa(a, xa, b, xb, NULL, out);
+        return query_gjk_epa(a, xa, b, xb, NULL, out, &epa_capped);
     dvec3 core_a = best.point_a, core_b = best.point_b;
     separated_witnesses(&pair, &best, &core_a, &core_b);
     query_finish(xa, a, b, core_a, core_b, best.normal, best.separation, out);

@@ -99,8 +99,11 @@ static dvec3 solve_triangle_of(simplex *s, int ia, int ib, int ic)
     double va = d3 * d6 - d5 * d4;
     if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0)
         return solve_edge(s, ib, ic, d5 - d6, d4 - d3);
+    /* In exact arithmetic total == |ab x ac|^2; round-off leaves it a little positive for
+       collinear vertices (a stale cached simplex along one line), whose face normal is zero:
+       below a sine of 1e-7 between the edges, the triangle is a segment. */
     double total = va + vb + vc;
-    if (!(total > 0.0)) {
+    if (!(total > 1e-14 * dvec3_length_sq(ab) * dvec3_length_sq(ac))) {
         /* Collinear: the closest of the three edges (a degenerate triangle has no face). */
         simplex edges[3] = {*s, *s, *s};
         int pairs[3][2] = {{ia, ib}, {ia, ic}, {ib, ic}};

@@ -6,6 +6,7 @@
 #include "dynamics/world_state.h"
 
 #include "collision/compound.h"
+#include "collision/query.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/validate.h"
@@ -324,6 +325,7 @@ static void compound_narrow_phase(cairn_world *world, contact *c, const body *a,
                                    previous_count, next, &stats);
     world->stats.gjk_iterations += (float)stats.gjk_iterations;
     world->stats.epa_calls += stats.epa_calls;
+    world->stats.epa_cap_stops += stats.epa_cap_stops;
     for (int i = 0; i < count; ++i)
         match_facing(c, &next[i]);
     store_manifolds(c, next, count);
@@ -342,13 +344,16 @@ static void build_manifold(cairn_world *world, contact *c, const body *a, const 
     unsigned char cold[sizeof c->cache.opaque] = {0};
     world->stats.cache_hits += cache && memcmp(cache->opaque, cold, sizeof cold) != 0;
     cairn_query_result query;
-    if (!cairn_collide(a->shape, a->transform, b->shape, b->transform, cache, &query)) {
+    bool epa_capped;
+    if (!query_collide(a->shape, a->transform, b->shape, b->transform, cache, &query,
+                       &epa_capped)) {
         c->manifold.point_count = 0;
         c->reuse.valid = false;
         return;
     }
     world->stats.gjk_iterations += (float)query.gjk_iterations;
     world->stats.epa_calls += query.epa_iterations > 0;
+    world->stats.epa_cap_stops += epa_capped;
     manifold next;
     manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
     manifold_match(&c->manifold, &next, match_tolerance);

@@ -127,6 +127,11 @@ typedef struct builder {
     int_buffer dead;      /* faces deleted in the current iteration, freed at its end */
 } builder;
 
+/* Planes are built as thick as a quarter of the promised tolerance: a point dropped as "on a
+   plane" can end up a little further in front once later merges tilt that plane (measured up to
+   2.7 build thicknesses on adversarial clouds), and the contract must still hold. */
+#define BUILD_FRACTION 0.25
+
 static inline qh_edge *E(builder *b, int e)
 {
     return &b->edges[e];
@@ -332,16 +337,22 @@ static bool find_simplex(builder *b, int out[4])
     dvec normal = dv_cross(dv_sub(pts[out[1]], pts[out[0]]), dv_sub(pts[out[2]], pts[out[0]]));
     normal = dv_scale(normal, 1.0 / dv_length(normal));
     best = -1;
+    double above = 0, below = 0;
     for (int i = 0; i < b->count; i++) {
-        double d = fabs(dv_dot(dv_sub(pts[i], pts[out[0]]), normal));
-        if (d > best) {
-            best = d;
+        double signed_height = dv_dot(dv_sub(pts[i], pts[out[0]]), normal);
+        above = fmax(above, signed_height);
+        below = fmin(below, signed_height);
+        if (fabs(signed_height) > best) {
+            best = fabs(signed_height);
             out[3] = i;
         }
     }
-    if (best <= b->tolerance)
+    /* The promised tolerance, not the build's thinner planes: a cloud thinner than it would only
+       merge flat later (faces back to back), and the contract calls it coplanar. */
+    double promised = b->tolerance / BUILD_FRACTION;
+    if (above - below <= promised)
         return error_set("hull_build: all %d points are coplanar (within tolerance %g)", b->count,
-                         b->tolerance);
+                         promised);
     return true;
 }
 
@@ -527,17 +538,23 @@ static void release_chain(builder *b, int first, int stop)
 }
 
 /* The half-edges just outside the chain f shares with the face across `shared`: in f before
-   and after it (adj), and in the other face before and after it (opp). */
+   and after it (adj), and in the other face before and after it (opp). `whole`: the two faces
+   share every edge (two faces back to back, from nearly flat input), so there is no outside. */
 typedef struct chain_ends {
     int adj_prev, adj_next, opp_prev, opp_next;
+    bool whole;
 } chain_ends;
 
 static chain_ends shared_chain(builder *b, int shared)
 {
     int other = twin_face(b, shared), opposite = E(b, shared)->twin;
     chain_ends c = {E(b, shared)->prev, E(b, shared)->next, E(b, opposite)->prev,
-                    E(b, opposite)->next};
+                    E(b, opposite)->next, false};
     while (twin_face(b, c.adj_prev) == other) {
+        if (c.adj_prev == shared) {
+            c.whole = true;
+            return c;
+        }
         c.adj_prev = E(b, c.adj_prev)->prev;
         c.opp_next = E(b, c.opp_next)->next;
     }
@@ -583,6 +600,8 @@ static bool merge_across(builder *b, int f, int shared)
 static bool merge_is_simple(builder *b, int shared)
 {
     chain_ends c = shared_chain(b, shared);
+    if (c.whole)
+        return false;
     for (int e = c.adj_next;; e = E(b, e)->next) {
         for (int g = c.opp_next;; g = E(b, g)->next) {
             if (E(b, g)->origin == E(b, e)->origin)
@@ -998,11 +1017,6 @@ static bool emit_hull(builder *b, const vec3s *input, convex_hull *hull)
 
 /* ---- public entry points ---- */
 
-/* Planes are built as thick as a quarter of the promised tolerance: a point dropped as "on a
-   plane" can end up a little further in front once later merges tilt that plane (measured up to
-   2.7 build thicknesses on adversarial clouds), and the contract must still hold. */
-#define BUILD_FRACTION 0.25
-
 float hull_default_tolerance(const vec3s *points, int count)
 {
     /* Float input is only known to half an ulp per coordinate (6e-8 of the largest magnitude),
@@ -1067,6 +1081,13 @@ bool hull_build_with_tolerance(const vec3s *points, int count, float tolerance, 
     if (!ok) {
         *hull = (convex_hull){0};
         return false;
+    }
+    /* Points a little thicker than the build's planes but within the promised tolerance start a
+       tetrahedron, then merge flat: what is left has no volume. */
+    if (hull->vertex_count < 4 || hull->face_count < 4) {
+        hull_destroy(hull);
+        return error_set("hull_build: all %d points are coplanar (within tolerance %g)", count,
+                         tolerance);
     }
     hull->tolerance = tolerance;
     return true;
