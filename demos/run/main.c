@@ -63,7 +63,8 @@ static bool parse_seconds(const char *text, double *out)
 {
     char *end = NULL;
     double value = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(value) || value <= 0.0 || value > 1.0)
+    if (end == text || *end != '\0' || !isfinite(value) || value <= 0.0 ||
+        value > (double)CAIRN_MAX_TIME_STEP)
         return false;
     *out = value;
     return true;
@@ -122,7 +123,7 @@ static int parse_args(int argc, char **argv, run_args *args)
         }
         if (!ok) {
             snprintf(problem, sizeof problem, "bad value for %s: '%s'%s", arg, value,
-                     strcmp(arg, "--dt") == 0 ? " (seconds in (0, 1])" : "");
+                     strcmp(arg, "--dt") == 0 ? " (seconds in (0, 0.25])" : "");
             return usage(problem);
         }
     }

@@ -72,8 +72,10 @@ void cairn_world_step(cairn_world *world, float dt)
         error_set("cairn_world_step: world is NULL");
         return;
     }
-    if (!is_finite_float(dt) || dt < 0.0f) {
-        error_set("cairn_world_step: dt = %g must be finite and >= 0", (double)dt);
+    if (!is_finite_float(dt) || dt < 0.0f || dt > CAIRN_MAX_TIME_STEP) {
+        error_set("cairn_world_step: dt = %g s is outside [0, %g] (finite; larger steps throw "
+                  "bodies past what the solver can hold: step several times)",
+                  (double)dt, (double)CAIRN_MAX_TIME_STEP);
         return;
     }
     if (dt == 0.0f)
@@ -93,6 +95,7 @@ void cairn_world_step(cairn_world *world, float dt)
     stage = timer_ticks();
     solver_step(world, dt);
     joints_break(world);
+    bodies_leave_world(world);
     bodies_clear_forces(world);
     world->stats.solver_ms = (float)timer_ms_since(stage);
     stage = timer_ticks();

@@ -73,8 +73,25 @@ CAIRN_API bool cairn_world_def_validate(const cairn_world_def *def);
 /* NULL and an error on an invalid def. */
 CAIRN_API cairn_world *cairn_world_create(const cairn_world_def *def);
 CAIRN_API void cairn_world_destroy(cairn_world *world);
-/* Advances by dt seconds (0: no-op; negative or not finite: error, nothing changes). */
+/* The largest time step, s: a quarter of a second. */
+#define CAIRN_MAX_TIME_STEP 0.25f
+/* Advances by dt seconds (0: no-op; negative, not finite or above CAIRN_MAX_TIME_STEP: error,
+   nothing changes). A body the step carries beyond 1e6 m from the origin (the range every
+   position must be in) is disabled and reported by cairn_world_exit_events. */
 CAIRN_API void cairn_world_step(cairn_world *world, float dt);
+
+/* Bodies that left the valid range (|position| > 1e6 m, or a non-finite state) in the last
+   step: disabled at once, their velocities zeroed. Readable until the next step starts; teleport
+   one back (cairn_body_set_transform) and enable it to use it again. */
+typedef struct cairn_body_exit_event {
+    cairn_body_id body;
+    vec3s position; /* where it was when it left */
+} cairn_body_exit_event;
+typedef struct cairn_body_exit_events {
+    const cairn_body_exit_event *exits;
+    int exit_count;
+} cairn_body_exit_events;
+CAIRN_API cairn_body_exit_events cairn_world_exit_events(const cairn_world *world);
 
 typedef struct cairn_body_def {
     cairn_body_type type;                    /* default CAIRN_DYNAMIC */

@@ -11,6 +11,7 @@ void events_clear(cairn_world *world)
     array_clear(&world->events.sensor_begins);
     array_clear(&world->events.sensor_ends);
     array_clear(&world->events.joint_breaks);
+    array_clear(&world->events.exits);
 }
 
 void events_free(cairn_world *world)
@@ -21,6 +22,7 @@ void events_free(cairn_world *world)
     array_free(&world->events.sensor_begins);
     array_free(&world->events.sensor_ends);
     array_free(&world->events.joint_breaks);
+    array_free(&world->events.exits);
 }
 
 /* Events are best effort under memory exhaustion: a failed push drops the event. */

@@ -23,6 +23,7 @@ typedef struct event_arrays {
     ARRAY(cairn_sensor_event) sensor_begins;
     ARRAY(cairn_sensor_event) sensor_ends;
     ARRAY(cairn_joint_break_event) joint_breaks;
+    ARRAY(cairn_body_exit_event) exits;
 } event_arrays;
 
 struct cairn_world {
@@ -129,6 +130,10 @@ void joints_break(cairn_world *world);
 void joints_free(cairn_world *world);
 /* Re-decides every broadphase pair's contact (contact_filter.c). */
 bool contacts_refilter(cairn_world *world);
+
+/* Disables the bodies the step carried out of the valid range and records their events
+   (world_bounds.c). */
+void bodies_leave_world(cairn_world *world);
 
 /* Sequential impulses over the touching contacts; integrates velocities and positions. */
 void solver_step(cairn_world *world, float dt);
