@@ -12,6 +12,7 @@
 #include "overlay.h"
 #include "picker.h"
 #include "renderer.h"
+#include "history.h"
 #include "scene.h"
 #include "scene_list.h"
 #include "sim_clock.h"
@@ -30,6 +31,7 @@ typedef struct app {
     sim_clock clock;
     picker picker;
     joint_controls joints;
+    history history; /* F5/F9 and stepping back */
     input_state input;
     scene_list scenes;
     file_watch scene_watch, settings_watch;

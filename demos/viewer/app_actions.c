@@ -31,6 +31,7 @@ static void after_step(void *user, cairn_world *world, float dt)
     cairn_step_stats stats = cairn_world_step_stats(world);
     stats_graph_push(&((app *)user)->graph, &stats);
     joint_controls_after_step(&((app *)user)->joints, world, dt);
+    history_record(&((app *)user)->history, world);
 }
 
 bool app_load_scene(app *a)
@@ -42,6 +43,7 @@ bool app_load_scene(app *a)
     a->picker = (picker){.dragging = false}; /* its ids named the old world's bodies and joint */
     a->joints.driving = false;
     a->joints.flash_count = 0;
+    history_clear(&a->history); /* snapshots of the old world do not fit the new one */
     a->clock.before_step = before_step;
     a->clock.after_step = after_step;
     a->clock.user = a;
@@ -130,6 +132,23 @@ static void tune(app *a, tune_action action)
     }
 }
 
+/* F5, F9, Backspace: snapshots (history.c); stepping back pauses. */
+static void snapshot_keys(app *a, unsigned actions)
+{
+    const char *why = NULL;
+    if ((actions & INPUT_SAVE_STATE) && history_save(&a->history, a->scene.world, &why))
+        app_set_status(a, "F5: snapshot kept (F9 goes back to it)");
+    if ((actions & INPUT_LOAD_STATE) && history_load(&a->history, a->scene.world, &why))
+        app_set_status(a, "F9: back to the snapshot");
+    if (actions & INPUT_STEP_BACK) {
+        a->clock.paused = true;
+        if (history_step_back(&a->history, a->scene.world, &why))
+            app_set_status(a, "one step back");
+    }
+    if (why != NULL)
+        app_set_status(a, why);
+}
+
 static void time_scale(app *a, unsigned actions)
 {
     float scale = a->clock.time_scale > 0.0f ? a->clock.time_scale : 1.0f;
@@ -159,6 +178,7 @@ bool app_apply_input(app *a, const input_frame *in, int width, int height, bool 
         return false;
     }
     a->clock.paused ^= (actions & INPUT_PAUSE) != 0;
+    snapshot_keys(a, actions);
     a->clock.step_once |= (actions & INPUT_STEP) && a->clock.paused;
     bool reloaded = true;
     if (actions & INPUT_RESET) {

@@ -110,6 +110,7 @@ static void help_text(const app *a, char *out, size_t capacity)
                                    "left drag orbit  middle/Shift drag pan  wheel zoom\n"
                                    "W A S D fly  Q E down/up  G panels  Esc quit\n"
                                    "arrows drive motorised hinges (a car)\n"
+                                   "F5 keep a snapshot  F9 back to it  Backspace step back\n"
                                    "Debug layers (0 all off):\n");
     for (int i = 0; i < LAYER_COUNT && used < capacity; ++i) {
         uint32_t bit = input_layer_of_key(layer_names[i].key);

@@ -82,6 +82,10 @@ static unsigned key_action(SDL_Keycode key, bool shift, bool ctrl)
         return INPUT_HELP;
     case SDLK_g:
         return INPUT_GRAPH;
+    case SDLK_F5:
+        return INPUT_SAVE_STATE;
+    case SDLK_F9:
+        return INPUT_LOAD_STATE;
     default:
         return 0u;
     }
@@ -102,6 +106,10 @@ static void handle_key(const SDL_KeyboardEvent *key, input_frame *frame)
     bool shift = (key->keysym.mod & KMOD_SHIFT) != 0, ctrl = (key->keysym.mod & KMOD_CTRL) != 0;
     if (k == SDLK_o) {
         frame->actions |= INPUT_STEP; /* held down: keeps stepping at the key repeat rate */
+        return;
+    }
+    if (k == SDLK_BACKSPACE) {
+        frame->actions |= INPUT_STEP_BACK; /* held down: keeps stepping back */
         return;
     }
     if (key->repeat) {

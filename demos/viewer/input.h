@@ -29,6 +29,9 @@ enum {
     INPUT_DRAG = 1u << 16,         /* cursor moved while grabbing */
     INPUT_GRAPH = 1u << 17,        /* G: toggle the stats graph and tuning panel */
     INPUT_AIM = 1u << 18,          /* with INPUT_SHOOT_BOX: along the cursor, not the view */
+    INPUT_SAVE_STATE = 1u << 19,   /* F5: keep a snapshot */
+    INPUT_LOAD_STATE = 1u << 20,   /* F9: back to it */
+    INPUT_STEP_BACK = 1u << 21,    /* Backspace: one step back (repeats while held) */
 };
 
 /* What one frame of events asks for. */
