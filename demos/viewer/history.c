@@ -3,7 +3,8 @@
 
 #include <stdlib.h>
 
-#define HISTORY_BUDGET ((size_t)512 << 20) /* bytes of snapshots the ring may hold */
+#define HISTORY_BUDGET      ((size_t)512 << 20) /* bytes of snapshots the ring may hold */
+#define HISTORY_FRAME_BYTES ((size_t)2 << 20)   /* worlds above this are kept every k frames */
 
 static void frame_free(history_frame *f)
 {
@@ -35,6 +36,12 @@ static void drop_oldest(history *r)
 void history_record(history *r, const cairn_world *world)
 {
     size_t size = cairn_world_snapshot_size(world);
+    /* a snapshot costs about 1.3 ms per MB: large worlds keep every k-th frame, so that the
+       history never costs a frame more than about 3 ms */
+    int every = (int)(size / HISTORY_FRAME_BYTES) + 1;
+    if (++r->skipped < every)
+        return;
+    r->skipped = 0;
     r->budget = r->budget ? r->budget : HISTORY_BUDGET;
     while (r->count > 0 && (r->count == HISTORY_FRAMES || r->bytes + size > r->budget))
         drop_oldest(r);
@@ -91,6 +98,6 @@ void history_clear(history *r)
     for (int i = 0; i < HISTORY_FRAMES; ++i)
         frame_free(&r->frames[i]);
     frame_free(&r->saved);
-    r->head = r->count = 0;
+    r->head = r->count = r->skipped = 0;
     r->bytes = 0;
 }

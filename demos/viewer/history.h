@@ -1,5 +1,6 @@
-/* Snapshots in the viewer: F5 keeps one, F9 goes back to it, and Backspace steps back one frame
-   at a time through the last frames' snapshots (kept while they fit a memory budget). */
+/* Snapshots in the viewer: F5 keeps one, F9 goes back to it, and Backspace steps back through
+   the last frames' snapshots (kept while they fit a memory budget; a world whose snapshot is
+   over 2 MB keeps every k-th frame, so stepping back goes back k frames at a time). */
 #ifndef CAIRN_DEMO_HISTORY_H
 #define CAIRN_DEMO_HISTORY_H
 
@@ -16,6 +17,7 @@ typedef struct history_frame {
 typedef struct history {
     history_frame frames[HISTORY_FRAMES]; /* a ring, newest at head - 1 */
     int head, count;
+    int skipped;          /* frames since the last one kept (large worlds keep every k-th) */
     size_t bytes, budget; /* held and allowed for the ring */
     history_frame saved;  /* F5 */
 } history;
