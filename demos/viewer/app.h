@@ -12,6 +12,7 @@
 #include "overlay.h"
 #include "picker.h"
 #include "renderer.h"
+#include "walker.h"
 #include "history.h"
 #include "scene.h"
 #include "scene_list.h"
@@ -32,6 +33,7 @@ typedef struct app {
     picker picker;
     joint_controls joints;
     history history; /* F5/F9 and stepping back */
+    walker walker;   /* K: the character mode */
     input_state input;
     scene_list scenes;
     file_watch scene_watch, settings_watch;

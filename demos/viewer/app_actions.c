@@ -24,6 +24,7 @@ static void before_step(void *user, cairn_world *world, float dt)
 {
     picker_before_step(&((app *)user)->picker, world, dt);
     joint_controls_drive(&((app *)user)->joints, world, SDL_GetKeyboardState(NULL));
+    walker_step(&((app *)user)->walker, &((app *)user)->camera, SDL_GetKeyboardState(NULL), dt);
 }
 
 static void after_step(void *user, cairn_world *world, float dt)
@@ -44,6 +45,7 @@ bool app_load_scene(app *a)
     a->joints.driving = false;
     a->joints.flash_count = 0;
     history_clear(&a->history); /* snapshots of the old world do not fit the new one */
+    walker_clear(&a->walker);
     a->clock.before_step = before_step;
     a->clock.after_step = after_step;
     a->clock.user = a;
@@ -190,7 +192,11 @@ bool app_apply_input(app *a, const input_frame *in, int width, int height, bool 
         *ok = false;
         return false;
     }
-    if (actions & INPUT_SHOOT) {
+    if (actions & INPUT_CHARACTER)
+        app_set_status(a, walker_toggle(&a->walker, a->scene.world, &a->camera)
+                              ? "character mode: W A S D walk, Space jumps, K leaves"
+                              : "character mode off");
+    if ((actions & INPUT_SHOOT) && a->walker.character == NULL) { /* Space jumps instead */
         shoot(a, in, false, width, height);
     }
     if (actions & INPUT_SHOOT_BOX) {

@@ -63,6 +63,7 @@ void app_draw_debug(app *a)
         draw_pair(a, &api);
     }
     joint_controls_draw(&a->joints, a->lines);
+    walker_draw(&a->walker, a->lines);
     vec3s anchor;
     if (picker_anchor(&a->picker, a->scene.world, &anchor)) {
         debug_lines_add(a->lines, anchor, a->picker.target, (vec4s){{1, 1, 1, 1}});
@@ -111,6 +112,7 @@ static void help_text(const app *a, char *out, size_t capacity)
                                    "W A S D fly  Q E down/up  G panels  Esc quit\n"
                                    "arrows drive motorised hinges (a car)\n"
                                    "F5 keep a snapshot  F9 back to it  Backspace step back\n"
+                                   "K character mode: W A S D walk, Space jumps\n"
                                    "Debug layers (0 all off):\n");
     for (int i = 0; i < LAYER_COUNT && used < capacity; ++i) {
         uint32_t bit = input_layer_of_key(layer_names[i].key);

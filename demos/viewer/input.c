@@ -84,6 +84,8 @@ static unsigned key_action(SDL_Keycode key, bool shift, bool ctrl)
         return INPUT_GRAPH;
     case SDLK_F5:
         return INPUT_SAVE_STATE;
+    case SDLK_k:
+        return INPUT_CHARACTER;
     case SDLK_F9:
         return INPUT_LOAD_STATE;
     default:

@@ -32,6 +32,7 @@ enum {
     INPUT_SAVE_STATE = 1u << 19,   /* F5: keep a snapshot */
     INPUT_LOAD_STATE = 1u << 20,   /* F9: back to it */
     INPUT_STEP_BACK = 1u << 21,    /* Backspace: one step back (repeats while held) */
+    INPUT_CHARACTER = 1u << 22,    /* K: character mode on or off */
 };
 
 /* What one frame of events asks for. */

@@ -80,6 +80,8 @@ static void app_stop(app *a)
     if (a->win.sdl) {
         window_close(&a->win);
     }
+    walker_clear(&a->walker);
+    history_clear(&a->history);
     scene_destroy(&a->scene);
 }
 
@@ -143,11 +145,13 @@ static bool run(app *a)
             return ok;
         }
         double elapsed = frame_elapsed(a, &last);
-        input_fly(&a->camera, elapsed);
+        if (a->walker.character == NULL) /* W A S D walk the character instead */
+            input_fly(&a->camera, elapsed);
         app_watch_files(a, elapsed);
         /* A capture advances exactly one fixed step per frame, however long frames take. */
         sim_clock_advance(&a->clock, a->scene.world, capture ? SIM_DT : elapsed);
         picker_validate(&a->picker, a->scene.world);
+        walker_follow(&a->walker, &a->camera);
         renderer_set_selection(a->renderer, a->picker.selected, a->picker.partner);
         renderer_draw(a->renderer, a->scene.world, &a->camera, width, height);
         app_draw_debug(a);
