@@ -31,6 +31,7 @@ void cairn_world_destroy(cairn_world *world)
 {
     if (world == NULL)
         return;
+    characters_orphan(world);
     for (int i = 0; i < world->bodies.count; ++i)
         if (world->bodies.data[i].alive)
             cairn_shape_release(world->bodies.data[i].shape);

@@ -282,3 +282,90 @@ Test(character, does_not_jitter_in_a_corner)
     cairn_character_destroy(c);
     cairn_world_destroy(world);
 }
+
+/* Two characters walking into each other stop at the touch (capsules, not a pass-through). */
+Test(character, characters_block_each_other)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_character *left = make_character(world, v3(-2, STAND, 0));
+    cairn_character *right = make_character(world, v3(2, STAND, 0));
+    for (int n = 0; n < 90; ++n) {
+        cairn_character_ground g = cairn_character_ground_state(left);
+        cr_assert(cairn_character_move(left, v3(2, g.on_ground ? 0.0f : -1.0f, 0), SCENE_DT));
+        g = cairn_character_ground_state(right);
+        cr_assert(cairn_character_move(right, v3(-2, g.on_ground ? 0.0f : -1.0f, 0), SCENE_DT));
+        cairn_world_step(world, SCENE_DT);
+    }
+    float gap = cairn_character_position(right).x - cairn_character_position(left).x;
+    cr_expect(gap > 2.0f * radius - 0.001f && gap < 2.0f * radius + 0.05f,
+              "centres %.4f m apart, radii sum %.2f", gap, 2.0f * radius);
+    cairn_character_destroy(left);
+    cairn_character_destroy(right);
+    cairn_world_destroy(world);
+}
+
+/* On a turning platform it moves with the platform's surface under it: at r from the axis,
+   omega r. */
+Test(character, rides_a_turning_platform)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_body_def def = cairn_body_default_def();
+    def.type = CAIRN_KINEMATIC;
+    def.shape = cairn_shape_box(v3(4, 0.1f, 4), 0.0f);
+    def.transform.position = v3(0, 1, 0);
+    def.angular_velocity = v3(0, 0.5f, 0);
+    cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    cairn_character *c = make_character(world, v3(2, 1.1f + STAND, 0));
+    for (int n = 0; n < 30; ++n)
+        frame(world, c, v3(0, 0, 0));
+    vec3s p = cairn_character_position(c);
+    float r = hypotf(p.x, p.z), speed = glms_vec3_norm(cairn_character_velocity(c));
+    cr_expect(fabsf(speed - 0.5f * r) < 0.01f, "moves at %.4f m/s, the surface at %.4f", speed,
+              0.5f * r);
+    cr_expect(fabsf(r - 2.0f) < 0.05f, "drifted to radius %.3f", r);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* Layers: a wall on a layer the character's mask leaves out is walked through. */
+Test(character, walks_through_layers_it_does_not_see)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_body_def def = cairn_body_default_def();
+    def.type = CAIRN_STATIC;
+    def.shape = cairn_shape_box(v3(0.1f, 2, 5), 0.0f);
+    def.transform.position = v3(1.5f, 2, 0);
+    def.layer = 4u;
+    cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    cairn_character_def cd = cairn_character_default_def();
+    cd.position = v3(0, STAND, 0);
+    cd.mask = ~4u;
+    cairn_character *ghost = cairn_character_create(world, &cd);
+    cairn_character *solid = make_character(world, v3(0, STAND, 3));
+    for (int n = 0; n < 60; ++n) {
+        frame(world, ghost, v3(3, 0, 0));
+        frame(world, solid, v3(3, 0, 0));
+    }
+    cr_expect(cairn_character_position(ghost).x > 2.5f, "the ghost stopped at %.3f",
+              cairn_character_position(ghost).x);
+    cr_expect(cairn_character_position(solid).x < 1.4f - radius + 0.001f, "the other passed");
+    cairn_character_destroy(ghost);
+    cairn_character_destroy(solid);
+    cairn_world_destroy(world);
+}
+
+/* Its world destroyed, a character refuses to move (and can still be destroyed). */
+Test(character, a_destroyed_world)
+{
+    cairn_world *world = scene_default_world();
+    cairn_character *c = make_character(world, v3(0, 1, 0));
+    cairn_world_destroy(world);
+    cr_expect(!cairn_character_move(c, v3(1, 0, 0), SCENE_DT));
+    cr_expect(strstr(cairn_last_error(), "world was destroyed") != NULL, "%s", cairn_last_error());
+    cairn_character_destroy(c);
+}

@@ -2,7 +2,8 @@
    each frame, and that moves and slides along what it meets ("move and slide"), climbs steps,
    keeps off slopes steeper than it may walk, sticks to the ground walking down, rides what it
    stands on and pushes dynamic bodies with a limited force. It is not a body of the world: the
-   world's bodies do not see it, it sees them through queries. */
+   world's bodies do not see it, it sees them through queries, and the world's other characters
+   as obstacles. */
 #ifndef CAIRN_CHARACTER_H
 #define CAIRN_CHARACTER_H
 
@@ -37,7 +38,8 @@ CAIRN_API cairn_character_def cairn_character_default_def(void);
 /* NULL and an error on a NULL world or a bad def (non-finite or out-of-range values). */
 CAIRN_API cairn_character *cairn_character_create(cairn_world *world,
                                                   const cairn_character_def *def);
-/* Destroy characters before their world. */
+/* Destroy characters before their world (after it, a character can only be destroyed: move
+   fails with an error). */
 CAIRN_API void cairn_character_destroy(cairn_character *character);
 /* Moves by velocity * dt (m/s, world; dt in (0, 1] s), sliding along what it meets. The
    controller does not add gravity: a game adds it to the vertical velocity while the character

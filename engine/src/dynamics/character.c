@@ -4,6 +4,8 @@
 #include <cairn/character.h>
 #include <cairn/query.h>
 
+#include "dynamics/world_state.h"
+
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/validate.h"
@@ -23,7 +25,8 @@ enum {
 #define MAX_POSITION 1e6f
 
 struct cairn_character {
-    cairn_world *world;
+    cairn_world *world;           /* NULL once the world is destroyed */
+    cairn_character *next, *prev; /* the world's list of characters: they see each other */
     cairn_shape *capsule;
     /* A slimmer capsule for vertical casts (steps, the ground): the full one meets the wall it
        stands against at the start of a cast down and never sees the floor. */
@@ -98,6 +101,10 @@ cairn_character *cairn_character_create(cairn_world *world, const cairn_characte
     }
     c->slim_lift = def->radius - slim_radius;
     c->world = world;
+    c->next = world->characters;
+    if (world->characters)
+        world->characters->prev = c;
+    world->characters = c;
     c->def = *def;
     c->walkable_cos = cosf(def->max_slope);
     c->position = def->position;
@@ -109,6 +116,14 @@ void cairn_character_destroy(cairn_character *c)
 {
     if (c == NULL)
         return;
+    if (c->world != NULL) {
+        if (c->prev)
+            c->prev->next = c->next;
+        else
+            c->world->characters = c->next;
+        if (c->next)
+            c->next->prev = c->prev;
+    }
     cairn_shape_release(c->capsule);
     cairn_shape_release(c->slim);
     mem_free(c, sizeof *c);
@@ -121,12 +136,34 @@ static cairn_transform at(vec3s position)
     return xf;
 }
 
+/* A hit on a body, not on another character (whose id is null). */
+static bool is_body(cairn_body_id id)
+{
+    return id.generation != 0;
+}
+
 static bool walkable(const cairn_character *c, vec3s normal)
 {
     return normal.y >= c->walkable_cos;
 }
 
 /* ---- de-penetration: out of every body it overlaps, along the separating normal ---- */
+
+/* Out of every other character it overlaps (they are obstacles to each other). */
+static bool depenetrate_characters(cairn_character *c)
+{
+    bool moved = false;
+    for (const cairn_character *o = c->world->characters; o != NULL; o = o->next) {
+        cairn_query_result r;
+        if (o == c ||
+            !cairn_collide(o->capsule, at(o->position), c->capsule, at(c->position), NULL, &r) ||
+            r.distance >= 0.0f)
+            continue;
+        c->position = glms_vec3_add(c->position, glms_vec3_scale(r.normal, SKIN - r.distance));
+        moved = true;
+    }
+    return moved;
+}
 
 static void depenetrate(cairn_character *c)
 {
@@ -146,6 +183,7 @@ static void depenetrate(cairn_character *c)
             c->position = glms_vec3_add(c->position, glms_vec3_scale(r.normal, SKIN - r.distance));
             moved = true;
         }
+        moved |= depenetrate_characters(c);
         if (!moved)
             return;
     }
@@ -157,7 +195,7 @@ static void depenetrate(cairn_character *c)
    stops the character's motion into it. */
 static void push(cairn_character *c, const cairn_shape_cast_hit *hit, vec3s motion, float dt)
 {
-    if (cairn_body_get_type(c->world, hit->body) != CAIRN_DYNAMIC)
+    if (!is_body(hit->body) || cairn_body_get_type(c->world, hit->body) != CAIRN_DYNAMIC)
         return;
     float into = -glms_vec3_dot(motion, hit->normal) / dt; /* m/s towards the body */
     if (into <= 0.0f)
@@ -204,6 +242,32 @@ static vec3s clip(vec3s motion, const vec3s *planes, int count)
     return motion;
 }
 
+void characters_orphan(cairn_world *world)
+{
+    for (cairn_character *c = world->characters; c != NULL; c = c->next)
+        c->world = NULL;
+    world->characters = NULL;
+}
+
+/* The first thing the shape meets moving by motion: a body of the world or another character
+   (as an obstacle that does not move; its body id is null). */
+static bool sweep(const cairn_character *c, const cairn_shape *shape, vec3s motion,
+                  cairn_shape_cast_hit *hit)
+{
+    bool found = cairn_world_shape_cast(c->world, shape, at(c->position), motion, c->def.mask, hit);
+    for (const cairn_character *o = c->world->characters; o != NULL; o = o->next) {
+        cairn_cast_hit h;
+        if (o == c ||
+            !cairn_shape_cast(o->capsule, at(o->position), shape, at(c->position), motion, &h))
+            continue;
+        if (found && h.fraction >= hit->fraction)
+            continue;
+        *hit = (cairn_shape_cast_hit){{0, 0}, h.point, h.normal, h.fraction};
+        found = true;
+    }
+    return found;
+}
+
 /* Casts the capsule along motion; moves it to the hit (less the skin) or all the way. Returns
    whether something was hit. */
 static bool cast_shape_and_move(cairn_character *c, const cairn_shape *shape, vec3s motion,
@@ -212,7 +276,7 @@ static bool cast_shape_and_move(cairn_character *c, const cairn_shape *shape, ve
     float length = glms_vec3_norm(motion);
     if (length < 1e-7f)
         return false;
-    if (!cairn_world_shape_cast(c->world, shape, at(c->position), motion, c->def.mask, hit)) {
+    if (!sweep(c, shape, motion, hit)) {
         c->position = glms_vec3_add(c->position, motion);
         return false;
     }
@@ -324,8 +388,7 @@ static void probe_ground(cairn_character *c, float reach, bool snap)
     /* the slim capsule reaches slim_lift further down to cover the same distance */
     float slim_reach = reach + c->slim_lift;
     vec3s probe = glms_vec3_scale(up, -slim_reach);
-    if (!cairn_world_shape_cast(c->world, c->slim, at(c->position), probe, c->def.mask, &hit) ||
-        !stands_on(c, &hit)) {
+    if (!sweep(c, c->slim, probe, &hit) || !stands_on(c, &hit)) {
         c->ground = none;
         return;
     }
@@ -339,7 +402,7 @@ static void probe_ground(cairn_character *c, float reach, bool snap)
     if (gap > 0.0f)
         c->position.y -= gap; /* stick to the ground walking down slopes and stairs */
     c->ground = (cairn_character_ground){true, hit.normal, hit.body, glms_vec3_zero()};
-    if (cairn_body_get_type(c->world, hit.body) != CAIRN_STATIC) {
+    if (is_body(hit.body) && cairn_body_get_type(c->world, hit.body) != CAIRN_STATIC) {
         vec3s v = cairn_body_linear_velocity(c->world, hit.body);
         vec3s w = cairn_body_angular_velocity(c->world, hit.body);
         vec3s r = glms_vec3_sub(hit.point, cairn_body_center_of_mass(c->world, hit.body));
@@ -351,6 +414,8 @@ bool cairn_character_move(cairn_character *c, vec3s velocity, float dt)
 {
     if (c == NULL)
         return error_set("cairn_character_move: character is NULL");
+    if (c->world == NULL)
+        return error_set("cairn_character_move: its world was destroyed");
     if (!is_finite_vec3(velocity) || glms_vec3_norm(velocity) > MAX_SPEED)
         return error_set("cairn_character_move: velocity is not finite or above 1e4 m/s");
     if (!is_finite_float(dt) || dt <= 0.0f || dt > 1.0f)

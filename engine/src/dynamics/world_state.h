@@ -9,6 +9,7 @@
 #include "dynamics/body.h"
 #include "dynamics/contact.h"
 
+#include <cairn/character.h>
 #include <cairn/joint.h>
 
 typedef ARRAY(body) body_array;
@@ -43,6 +44,7 @@ struct cairn_world {
     int sensor_bodies;  /* live sensor bodies: without any, no contact is a sensor pair */
     cairn_pair_filter_fn *pair_filter; /* NULL when none */
     void *pair_filter_context;
+    cairn_character *characters; /* the world's characters, a list (character.c) */
     cairn_presolve_fn *presolve; /* NULL when none */
     void *presolve_context;
     id_pool joint_ids;
@@ -131,6 +133,8 @@ void joints_free(cairn_world *world);
 /* Re-decides every broadphase pair's contact (contact_filter.c). */
 bool contacts_refilter(cairn_world *world);
 
+/* The world is going: its characters stay, but can no longer move (character.c). */
+void characters_orphan(cairn_world *world);
 /* Disables the bodies the step carried out of the valid range and records their events
    (world_bounds.c). */
 void bodies_leave_world(cairn_world *world);
