@@ -4,6 +4,7 @@
    box with no more than its push force, rides a moving platform, and rejects bad input. */
 #include "../dynamics/scene_helpers.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const float half_height = 0.5f, radius = 0.3f;
@@ -368,4 +369,35 @@ Test(character, a_destroyed_world)
     cr_expect(!cairn_character_move(c, v3(1, 0, 0), SCENE_DT));
     cr_expect(strstr(cairn_last_error(), "world was destroyed") != NULL, "%s", cairn_last_error());
     cairn_character_destroy(c);
+}
+
+/* Characters are part of a snapshot: restored, a walking character goes on exactly as before. */
+Test(character, snapshots_hold_characters)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND + 0.5f, 0));
+    for (int n = 0; n < 20; ++n)
+        frame(world, c, v3(2, 0, 1));
+    size_t size = cairn_world_snapshot_size(world);
+    void *buffer = malloc(size);
+    cr_assert(cairn_world_snapshot(world, buffer, size), "%s", cairn_last_error());
+    for (int n = 0; n < 30; ++n)
+        frame(world, c, v3(2, 0, 1));
+    vec3s expect = cairn_character_position(c);
+    cr_assert(cairn_world_restore(world, buffer, size), "%s", cairn_last_error());
+    for (int n = 0; n < 30; ++n)
+        frame(world, c, v3(2, 0, 1));
+    vec3s p = cairn_character_position(c);
+    cr_expect(p.x == expect.x && p.y == expect.y && p.z == expect.z,
+              "at (%.6f %.6f %.6f), expected (%.6f %.6f %.6f)", p.x, p.y, p.z, expect.x, expect.y,
+              expect.z);
+    /* a world with another number of characters is not the world saved */
+    cairn_character *other = make_character(world, v3(5, STAND, 5));
+    cr_expect(!cairn_world_restore(world, buffer, size));
+    cr_expect(strstr(cairn_last_error(), "characters") != NULL, "%s", cairn_last_error());
+    cairn_character_destroy(other);
+    free(buffer);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
 }

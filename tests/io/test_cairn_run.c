@@ -223,7 +223,7 @@ Test(cairn_run, save_and_load_state_continue_the_run_bit_for_bit)
               r->err);
     FILE *file = fopen(path, "r+b");
     cr_assert_not_null(file);
-    cr_assert_eq(ftruncate(fileno(file), 64), 0);
+    cr_assert_eq(ftruncate(fileno(file), 256), 0);
     fclose(file);
     snprintf(args, sizeof args, SCENES "breakable.yaml --steps 1 --load-state %s --quiet", path);
     r = run(args);

@@ -4,6 +4,7 @@
 #include <cairn/character.h>
 #include <cairn/query.h>
 
+#include "dynamics/character_state.h"
 #include "dynamics/world_state.h"
 
 #include "core/alloc.h"
@@ -464,4 +465,31 @@ cairn_character_ground cairn_character_ground_state(const cairn_character *c)
 {
     cairn_character_ground none = {false, up, {0, 0}, glms_vec3_zero()};
     return c ? c->ground : none;
+}
+
+int characters_count(const cairn_world *world)
+{
+    int count = 0;
+    for (const cairn_character *c = world->characters; c != NULL; c = c->next)
+        ++count;
+    return count;
+}
+
+void characters_save(const cairn_world *world, character_record *out)
+{
+    int i = 0;
+    for (const cairn_character *c = world->characters; c != NULL; c = c->next)
+        out[i++] = (character_record){c->position, c->velocity, c->ground};
+}
+
+void characters_load_one(cairn_world *world, int i, const character_record *in)
+{
+    cairn_character *c = world->characters;
+    for (int k = 0; k < i && c != NULL; ++k)
+        c = c->next;
+    if (c == NULL)
+        return;
+    c->position = in->position;
+    c->velocity = in->velocity;
+    c->ground = in->ground;
 }

@@ -11,6 +11,7 @@
    The world restored into must have the same bodies (ids and types) as the one saved: bodies
    hold shapes, which a snapshot does not carry. Joints are restored in full (a joint broken
    since comes back). */
+#include "dynamics/character_state.h"
 #include "dynamics/joint.h"
 #include "dynamics/world_state.h"
 
@@ -41,7 +42,7 @@ typedef struct snapshot_header {
     char magic[8];
     uint32_t version, byte_order;
     uint32_t record_sizes[5]; /* def, body record, contact, manifold extra, joint */
-    uint32_t body_slots, contacts, parked, joint_slots, joint_free;
+    uint32_t body_slots, contacts, parked, joint_slots, joint_free, characters;
 } snapshot_header;
 
 typedef struct world_flags {
@@ -55,6 +56,7 @@ typedef struct cursor {
     const unsigned char *source;
     size_t size, at;
     bool short_read;
+    bool failed; /* out of memory while writing */
 } cursor;
 
 static void put(cursor *c, const void *bytes, size_t n)
@@ -100,6 +102,7 @@ static snapshot_header make_header(const cairn_world *w)
     h.parked = (uint32_t)w->parked.count;
     h.joint_slots = (uint32_t)w->joints.count;
     h.joint_free = (uint32_t)w->joint_ids.free_indices.count;
+    h.characters = (uint32_t)characters_count(w);
     return h;
 }
 
@@ -149,6 +152,24 @@ static void put_contacts(cursor *c, const contact_array *contacts)
     }
 }
 
+/* The characters' records in list order (a scratch copy: there are few). */
+static void put_characters(cursor *c, const cairn_world *w, uint32_t count)
+{
+    size_t bytes = sizeof(character_record) * count;
+    if (count == 0 || c->data == NULL) {
+        c->at += bytes;
+        return;
+    }
+    character_record *all = mem_alloc(bytes);
+    if (all == NULL) {
+        c->failed = true;
+        return;
+    }
+    characters_save(w, all);
+    put(c, all, bytes);
+    mem_free(all, bytes);
+}
+
 static void put_world(cursor *c, const cairn_world *w)
 {
     snapshot_header h = make_header(w);
@@ -174,6 +195,7 @@ static void put_world(cursor *c, const cairn_world *w)
         copy.settings.user_data = NULL; /* the game's pointer stays the game's */
         put(c, &copy, sizeof copy);
     }
+    put_characters(c, w, h.characters);
 }
 
 size_t cairn_world_snapshot_size(const cairn_world *world)
@@ -198,6 +220,8 @@ bool cairn_world_snapshot(const cairn_world *world, void *buffer, size_t size)
         return error_set("cairn_world_snapshot: buffer of %zu bytes, %zu needed", size, needed);
     cursor c = {.data = buffer, .size = size};
     put_world(&c, world);
+    if (c.failed)
+        return error_set("cairn_world_snapshot: out of memory");
     uint64_t sum = checksum(buffer, c.at);
     put(&c, &sum, sizeof sum);
     return true;
@@ -210,7 +234,7 @@ typedef struct parsed {
     snapshot_header header;
     cairn_world_def def;
     world_flags flags;
-    size_t bodies_at, contacts_at; /* offsets of the sections */
+    size_t bodies_at, contacts_at, characters_at; /* offsets of the sections */
 } parsed;
 
 static bool check_header(const cairn_world *w, const snapshot_header *h)
@@ -229,6 +253,9 @@ static bool check_header(const cairn_world *w, const snapshot_header *h)
     if (h->body_slots != mine.body_slots)
         return error_set("%s: the snapshot has %u body slots, the world %u: not its world", fn,
                          h->body_slots, mine.body_slots);
+    if (h->characters != mine.characters)
+        return error_set("%s: the snapshot has %u characters, the world %u: not its world", fn,
+                         h->characters, mine.characters);
     if (h->joint_free > h->joint_slots)
         return error_set("%s: corrupt joint pool (%u free of %u)", fn, h->joint_free,
                          h->joint_slots);
@@ -312,9 +339,11 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
     if (!skip_contacts(&c, p->header.contacts, slots) ||
         !skip_contacts(&c, p->header.parked, slots))
         return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
-    size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots;
+    size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots +
+                  sizeof(character_record) * p->header.characters;
     if (c.at + rest != c.size)
         return error_set("%s: the snapshot's length does not match its counts", fn);
+    p->characters_at = c.size - sizeof(character_record) * p->header.characters;
     return check_joints(w, p, buffer, c.at);
 }
 
@@ -519,6 +548,17 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     body_set_awake(w, index, r->awake && b->enabled);
 }
 
+/* One record at a time: the characters are few and no memory is needed. */
+static void restore_characters(cairn_world *w, const parsed *p, const void *buffer)
+{
+    const unsigned char *bytes = (const unsigned char *)buffer + p->characters_at;
+    for (uint32_t i = 0; i < p->header.characters; ++i) {
+        character_record r;
+        memcpy(&r, bytes + sizeof r * i, sizeof r);
+        characters_load_one(w, (int)i, &r);
+    }
+}
+
 static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_memory *m)
 {
     w->def = p->def;
@@ -552,6 +592,7 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
     w->joints = m->joints;
     w->joint_ids = m->joint_ids;
     w->joints_broken = 0;
+    restore_characters(w, p, buffer);
     events_clear(w);
     memset(&w->stats, 0, sizeof w->stats);
     /* publish the pairs of the restored boxes; the next step's changes are measured from them */
