@@ -56,7 +56,8 @@ typedef struct axis_impulses {
 typedef struct joint {
     cairn_joint_type type;
     bool alive;
-    bool broken; /* over its break force in the last step: destroyed after it */
+    bool broken;      /* over its break force in the last step: destroyed after it */
+    bool was_in_tree; /* in the last step: its first substep skips the masses GS would need */
     uint32_t generation;
     uint32_t body_a, body_b; /* body indices; body_a may be JOINT_WORLD */
     /* The joint frame in each body's frame (the world's for JOINT_WORLD): the anchor, and the

@@ -214,7 +214,8 @@ void joints_prepare(joint_solver *js)
         s->h = js->h;
         s->inverse_h = inverse_h;
         s->rigid_soft = rigid;
-        s->direct = js->in_tree[k]; /* false until the tree is built at the first substep */
+        /* until the tree is built at the first substep, as in the last step (corrected below) */
+        s->direct = js->tree_built ? js->in_tree[k] : j->was_in_tree;
         joint_ops_of(j->type)->prepare(j, s);
         tree_joint *rows = &js->rows[k];
         rows->pair = &s->pair;
@@ -229,6 +230,12 @@ void joints_prepare(joint_solver *js)
                          (const uint32_t(*)[2])js->bodies, js->count, js->touching, js->in_tree);
         for (int k = 0; k < js->count; ++k) { /* the rows outside trees are soft */
             set_softness(js, k, js->steps[k].rigid_soft);
+            joint *j = &js->world->joints.data[js->active[k]];
+            if (js->steps[k].direct && !js->in_tree[k]) { /* guessed wrong: it needs its masses */
+                js->steps[k].direct = false;
+                joint_ops_of(j->type)->prepare(j, &js->steps[k]);
+            }
+            j->was_in_tree = js->in_tree[k];
             js->tree_iterates |=
                 js->in_tree[k] && has_free_rows(&js->world->joints.data[js->active[k]]);
         }
