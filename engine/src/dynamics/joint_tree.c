@@ -22,51 +22,55 @@ struct tree_node {
     int dim;    /* 6 for a body, the row count for a joint */
     int side;   /* of the edge to the parent: which side of the joint the body is (0 a, 1 b) */
     const joint_body_state *body; /* body nodes */
-    double inverse[36];           /* D^-1 */
+    double factors[36];           /* D as L D L^T: unit L below the diagonal, D on it */
     double to_parent[36];         /* D^-1 H(node, parent): dim x parent dim */
     double x[6];
 };
 
 /* ---- small dense matrices, row-major, double ---- */
 
-/* Inverts the symmetric definite (positive or negative) n x n matrix a into out through its
-   LDL^T factors, without pivoting: every block of the elimination is definite (bodies'
-   articulated inertias positive, joints' Schur complements negative). Zero when a pivot
-   vanishes (a row with no body to act on). */
-static void invert(const double *a, int n, double *out)
+/* Factors the symmetric definite (positive or negative) n x n matrix a in place as L D L^T,
+   without pivoting: every block of the elimination is definite (bodies' articulated inertias
+   positive, joints' Schur complements negative). A vanishing pivot (a row with no body to act
+   on) is stored as 0, and ldl_solve then gives 0 for it. */
+static void ldl_factor(double *a, int n)
 {
-    double l[36] = {0}, d[6];
     for (int j = 0; j < n; ++j) {
         double pivot = a[j * n + j];
         for (int k = 0; k < j; ++k)
-            pivot -= l[j * n + k] * l[j * n + k] * d[k];
-        if (!(__builtin_fabs(pivot) > 1e-300)) {
-            memset(out, 0, sizeof(double) * (size_t)(n * n));
-            return;
-        }
-        d[j] = pivot;
-        l[j * n + j] = 1.0;
+            pivot -= a[j * n + k] * a[j * n + k] * a[k * n + k];
+        bool singular = !(__builtin_fabs(pivot) > 1e-300);
+        a[j * n + j] = singular ? 0.0 : pivot;
         for (int i = j + 1; i < n; ++i) {
             double sum = a[i * n + j];
             for (int k = 0; k < j; ++k)
-                sum -= l[i * n + k] * l[j * n + k] * d[k];
-            l[i * n + j] = sum / pivot;
+                sum -= a[i * n + k] * a[j * n + k] * a[k * n + k];
+            a[i * n + j] = singular ? 0.0 : sum / pivot;
         }
     }
-    /* column c of the inverse: L y = e_c, then L^T x = D^-1 y */
+}
+
+/* x = D^-1 x with the factors of ldl_factor (x of stride `stride`: a column of a matrix). */
+static void ldl_solve(const double *f, int n, double *x, int stride)
+{
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < i; ++k)
+            x[i * stride] -= f[i * n + k] * x[k * stride];
+    for (int i = 0; i < n; ++i)
+        x[i * stride] = f[i * n + i] != 0.0 ? x[i * stride] / f[i * n + i] : 0.0;
+    for (int i = n - 1; i >= 0; --i)
+        for (int k = i + 1; k < n; ++k)
+            x[i * stride] -= f[k * n + i] * x[k * stride];
+}
+
+/* The inverse of a small symmetric definite matrix (the bodies' inertia). */
+static void invert(double *a, int n, double *out)
+{
+    ldl_factor(a, n);
     for (int c = 0; c < n; ++c) {
-        double y[6];
-        for (int i = 0; i < n; ++i) {
-            y[i] = i == c ? 1.0 : 0.0;
-            for (int k = 0; k < i; ++k)
-                y[i] -= l[i * n + k] * y[k];
-        }
-        for (int i = n - 1; i >= 0; --i) {
-            double x = y[i] / d[i];
-            for (int k = i + 1; k < n; ++k)
-                x -= l[k * n + i] * out[k * n + c];
-            out[i * n + c] = x;
-        }
+        for (int i = 0; i < n; ++i)
+            out[i * n + c] = i == c ? 1.0 : 0.0;
+        ldl_solve(a, n, out + c, n);
     }
 }
 
@@ -142,38 +146,32 @@ static void joint_block(const tree_joint *tj, double *out)
 
 void joint_tree_factor(joint_tree *t, const tree_joint *joints)
 {
-    /* D starts as H(node, node); each child, once inverted, takes its share off its parent */
+    /* D starts as H(node, node); each child, once factored, takes its share off its parent */
     for (int i = 0; i < t->node_count; ++i) {
         tree_node *n = &t->nodes[i];
         if (n->kind == NODE_BODY)
-            mass_block(n->body, n->inverse);
+            mass_block(n->body, n->factors);
         else
-            joint_block(&joints[n->index], n->inverse);
+            joint_block(&joints[n->index], n->factors);
     }
     for (int i = 0; i < t->node_count; ++i) {
         tree_node *n = &t->nodes[i];
-        double d[36];
-        memcpy(d, n->inverse, sizeof(double) * (size_t)(n->dim * n->dim));
-        invert(d, n->dim, n->inverse);
+        ldl_factor(n->factors, n->dim);
         if (n->parent < 0)
             continue;
         tree_node *p = &t->nodes[n->parent];
         double h[36];
         coupling(n, p, joints, h);
-        /* to_parent = D^-1 H (dim x pdim); the parent's D -= H^T D^-1 H */
-        for (int r = 0; r < n->dim; ++r)
-            for (int c = 0; c < p->dim; ++c) {
-                double sum = 0.0;
-                for (int k = 0; k < n->dim; ++k)
-                    sum += n->inverse[r * n->dim + k] * h[k * p->dim + c];
-                n->to_parent[r * p->dim + c] = sum;
-            }
+        /* to_parent = D^-1 H (dim x pdim), a column at a time; the parent's D -= H^T D^-1 H */
+        memcpy(n->to_parent, h, sizeof(double) * (size_t)(n->dim * p->dim));
+        for (int c = 0; c < p->dim; ++c)
+            ldl_solve(n->factors, n->dim, n->to_parent + c, p->dim);
         for (int r = 0; r < p->dim; ++r)
-            for (int c = 0; c < p->dim; ++c) {
+            for (int c = 0; c <= r; ++c) {
                 double sum = 0.0;
                 for (int k = 0; k < n->dim; ++k)
                     sum += h[k * p->dim + r] * n->to_parent[k * p->dim + c];
-                p->inverse[r * p->dim + c] -= sum;
+                p->factors[r * p->dim + c] -= sum; /* the lower triangle is all LDL^T reads */
             }
     }
 }
@@ -221,11 +219,8 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints)
     for (int i = t->node_count - 1; i >= 0; --i) {
         tree_node *n = &nodes[i];
         double y[6];
-        for (int r = 0; r < n->dim; ++r) {
-            y[r] = 0.0;
-            for (int k = 0; k < n->dim; ++k)
-                y[r] += n->inverse[r * n->dim + k] * n->x[k];
-        }
+        memcpy(y, n->x, sizeof(double) * (size_t)n->dim);
+        ldl_solve(n->factors, n->dim, y, 1);
         if (n->parent >= 0) {
             const tree_node *p = &nodes[n->parent];
             for (int r = 0; r < n->dim; ++r)
