@@ -152,6 +152,17 @@ static bool links_dynamic_pair(const contact *c, const body *a, const body *b)
            b->enabled;
 }
 
+/* A body takes its linked neighbour's state: woken (its sleep timer restarted) or asleep. */
+static void follow(cairn_world *world, uint32_t index, bool awake)
+{
+    if (awake) {
+        body_set_awake(world, index, true);
+        world->bodies.data[index].sleep_time = 0.0f;
+    } else {
+        fall_asleep(world, index);
+    }
+}
+
 /* One sweep over a contact array: wakes (or puts to sleep) the far side of every link whose
    two bodies disagree. Returns whether anything changed. */
 static bool spread(cairn_world *world, const contact_array *contacts, bool awake)
@@ -162,13 +173,7 @@ static bool spread(cairn_world *world, const contact_array *contacts, bool awake
         body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
         if (!links_dynamic_pair(c, a, b) || a->awake == b->awake)
             continue;
-        uint32_t other = a->awake == awake ? c->body_b : c->body_a;
-        if (awake) {
-            body_set_awake(world, other, true);
-            world->bodies.data[other].sleep_time = 0.0f;
-        } else {
-            fall_asleep(world, other);
-        }
+        follow(world, a->awake == awake ? c->body_b : c->body_a, awake);
         changed = true;
     }
     return changed;
@@ -185,13 +190,7 @@ static bool spread_joints(cairn_world *world, bool awake)
         body *a = &world->bodies.data[j->body_a], *b = &world->bodies.data[j->body_b];
         if (a->awake == b->awake)
             continue;
-        uint32_t other = a->awake == awake ? j->body_b : j->body_a;
-        if (awake) {
-            body_set_awake(world, other, true);
-            world->bodies.data[other].sleep_time = 0.0f;
-        } else {
-            fall_asleep(world, other);
-        }
+        follow(world, a->awake == awake ? j->body_b : j->body_a, awake);
         changed = true;
     }
     return changed;
@@ -285,12 +284,7 @@ static bool spread_island(cairn_world *world, uint32_t start, bool awake)
                 uint32_t other = linked[k];
                 if (world->bodies.data[other].awake == awake)
                     continue;
-                if (awake) {
-                    body_set_awake(world, other, true);
-                    world->bodies.data[other].sleep_time = 0.0f;
-                } else {
-                    fall_asleep(world, other);
-                }
+                follow(world, other, awake);
                 queue[tail++] = other;
             }
         }
