@@ -392,17 +392,26 @@ static bool check_joint_slots(const cairn_world *w, const joint_view *v)
 }
 
 /* Walks each body's edge list: live joints of that body, at most one visit per edge. */
+/* The next live body's record in the (already checked) body section; false after the last. */
+static bool next_record(cursor *c, int slots, int *index, body_record *r)
+{
+    while (++*index < slots) {
+        uint8_t alive = 0;
+        take(c, &alive, 1);
+        if (alive) {
+            take(c, r, sizeof *r);
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool check_joint_lists(const cairn_world *w, const parsed *p, const joint_view *v,
                               const void *buffer)
 {
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->bodies_at};
-    for (int i = 0; i < w->bodies.count; ++i) {
-        uint8_t alive = 0;
-        take(&c, &alive, 1);
-        if (!alive)
-            continue;
-        body_record r;
-        take(&c, &r, sizeof r);
+    body_record r;
+    for (int i = -1; next_record(&c, w->bodies.count, &i, &r);) {
         int32_t key = r.joint_edges;
         for (uint32_t steps = 0; key >= 0; ++steps) {
             if (steps >= 2 * v->slots || (uint32_t)key >= 2 * v->slots)
@@ -567,15 +576,9 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
     w->unpark_pending = p->flags.unpark_pending;
     w->refilter_pending = p->flags.refilter_pending;
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->bodies_at};
-    for (int i = 0; i < w->bodies.count; ++i) {
-        uint8_t alive = 0;
-        take(&c, &alive, 1);
-        if (!alive)
-            continue;
-        body_record r;
-        take(&c, &r, sizeof r);
+    body_record r;
+    for (int i = -1; next_record(&c, w->bodies.count, &i, &r);)
         restore_body(w, (uint32_t)i, &r);
-    }
     /* the game's user data stays on the joints it knows */
     for (int i = 0; i < m->joints.count; ++i) {
         joint *j = &m->joints.data[i];
