@@ -61,7 +61,9 @@ typedef struct cursor {
 
 static void put(cursor *c, const void *bytes, size_t n)
 {
-    if (c->data && c->at + n <= c->size)
+    /* An empty array may have a NULL base (no characters, no joints): memcpy forbids it even
+       for zero bytes. */
+    if (n > 0 && c->data && c->at + n <= c->size)
         memcpy(c->data + c->at, bytes, n);
     c->at += n;
 }
@@ -72,7 +74,8 @@ static bool take(cursor *c, void *bytes, size_t n)
         c->short_read = true;
         return false;
     }
-    memcpy(bytes, c->source + c->at, n);
+    if (n > 0)
+        memcpy(bytes, c->source + c->at, n);
     c->at += n;
     return true;
 }
