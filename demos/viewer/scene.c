@@ -88,9 +88,24 @@ static bool load_builtin(scene *out, const char *settings_path)
     return out->world && scene_apply_solver(out->world, &out->def.solver);
 }
 
+static bool load_surfaces(scene *out, const char *settings_path)
+{
+    char message[1024];
+    if (!builtin_def(settings_path, &out->def, message, sizeof message)) {
+        fprintf(stderr, "cairn-demo: cannot load settings: %s\n", message);
+        return false;
+    }
+    out->world = surfaces_scene_create(&out->def, &out->surfaces);
+    snprintf(out->name, sizeof out->name, "%s", SURFACES_SCENE_PATH);
+    return out->world != NULL;
+}
+
 bool scene_load(scene *out, const char *path, const char *settings_path)
 {
     *out = (scene){.world = NULL};
+    if (path && strcmp(path, SURFACES_SCENE_PATH) == 0) {
+        return load_surfaces(out, settings_path);
+    }
     if (path) {
         return load_file(out, path, settings_path);
     }

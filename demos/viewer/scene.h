@@ -5,6 +5,8 @@
 
 #include <cairn/cairn.h>
 
+#include "surfaces_scene.h"
+
 typedef struct scene {
     cairn_world *world;
     char name[1024];         /* the scene file's path, or "built-in stacking" */
@@ -12,11 +14,14 @@ typedef struct scene {
     cairn_world_def def;     /* the definition in effect (scene, then the settings file) */
     cairn_shape *projectile; /* shared by every sphere shot; NULL until the first */
     cairn_shape *box_projectile;
+    surface_rules surfaces; /* the pre-solve callback's context in the surfaces demo */
 } scene;
 
 /* path NULL: the default demo (default.yaml in the scene directory when present, else the
-   built-in world). settings_path (may be NULL) is applied over the scene's own settings. False
-   (message on stderr) when the scene or the settings cannot be loaded. */
+   built-in world); SURFACES_SCENE_PATH: the contact-modification demo (surfaces_scene.c). The
+   scene must stay where it was loaded: the surfaces demo's callback points into it. settings_path
+   (may be NULL) is applied over the scene's own settings. False (message on stderr) when the scene
+   or the settings cannot be loaded. */
 bool scene_load(scene *out, const char *path, const char *settings_path);
 /* Re-reads the scene's and the settings file's solver settings into the running world (bodies
    stay as they are). False with the reason in message when a file is invalid (nothing changes). */
