@@ -11,13 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-/* What cairn_gjk_cache holds: the last simplex as local points on A and B, and the last axis
-   (A's frame, from A towards B). Copied in and out with memcpy: the public type is bytes. */
-typedef struct cache_data {
-    vec3s a_local[4], b_local[4];
-    vec3s axis;
-    int count;
-} cache_data;
+typedef gjk_cache_data cache_data;
 _Static_assert(sizeof(cache_data) <= sizeof(cairn_gjk_cache), "cache_data must fit the cache");
 
 static const float max_coordinate = 1e6f;

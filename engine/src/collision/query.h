@@ -4,6 +4,15 @@
 
 #include "collision/gjk.h"
 
+/* What cairn_gjk_cache holds: the last simplex as local points on A and B (the first count of
+   them are read), and the last axis (A's frame, from A towards B). Copied in and out with
+   memcpy: the public type is bytes. */
+typedef struct gjk_cache_data {
+    vec3s a_local[4], b_local[4];
+    vec3s axis;
+    int count;
+} gjk_cache_data;
+
 /* Checks a transform at the API boundary: finite, within 1e6 m of the origin, unit rotation
    (error "<function>: <name>.position ..." set on failure). */
 bool query_check_transform(const char *function, const char *name, cairn_transform xf);

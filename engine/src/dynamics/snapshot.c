@@ -5,14 +5,17 @@
 
    Layout: a header (magic, version, byte order, the sizes of the records, the counts); the
    world's settings and flags; per body slot its state and broadphase box; the walked and the
-   parked contacts, each with its extra manifolds; the joint id pool and every joint slot; an
-   FNV-1a checksum of all that precedes it.
+   parked contacts, each a record of what it uses (snapshot_contacts.c); the joint id pool and every
+   joint slot; an FNV-1a checksum of all that precedes it.
 
    The world restored into must have the same bodies (ids and types) as the one saved: bodies
    hold shapes, which a snapshot does not carry. Joints are restored in full (a joint broken
    since comes back). */
 #include "dynamics/character_state.h"
+#include "collision/query.h"
 #include "dynamics/joint.h"
+#include "dynamics/snapshot_contacts.h"
+#include "dynamics/snapshot_cursor.h"
 #include "dynamics/world_state.h"
 
 #include "core/alloc.h"
@@ -22,7 +25,7 @@
 #include <string.h>
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 1u
+#define SNAPSHOT_VERSION 2u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not what its shape and density give. */
@@ -41,7 +44,7 @@ typedef struct body_record {
 typedef struct snapshot_header {
     char magic[8];
     uint32_t version, byte_order;
-    uint32_t record_sizes[5]; /* def, body record, contact, manifold extra, joint */
+    uint32_t record_sizes[5]; /* def, body record, manifold point, GJK cache, joint */
     uint32_t body_slots, contacts, parked, joint_slots, joint_free, characters;
 } snapshot_header;
 
@@ -49,36 +52,6 @@ typedef struct world_flags {
     float last_substep;
     uint8_t park_pending, unpark_pending, refilter_pending, unused;
 } world_flags;
-
-/* A cursor over the buffer; with data NULL it only counts. */
-typedef struct cursor {
-    unsigned char *data;
-    const unsigned char *source;
-    size_t size, at;
-    bool short_read;
-    bool failed; /* out of memory while writing */
-} cursor;
-
-static void put(cursor *c, const void *bytes, size_t n)
-{
-    /* An empty array may have a NULL base (no characters, no joints): memcpy forbids it even
-       for zero bytes. */
-    if (n > 0 && c->data && c->at + n <= c->size)
-        memcpy(c->data + c->at, bytes, n);
-    c->at += n;
-}
-
-static bool take(cursor *c, void *bytes, size_t n)
-{
-    if (c->at + n > c->size) {
-        c->short_read = true;
-        return false;
-    }
-    if (n > 0)
-        memcpy(bytes, c->source + c->at, n);
-    c->at += n;
-    return true;
-}
 
 static uint64_t checksum(const unsigned char *bytes, size_t n)
 {
@@ -97,8 +70,8 @@ static snapshot_header make_header(const cairn_world *w)
     h.byte_order = BYTE_ORDER_MARK;
     h.record_sizes[0] = sizeof(cairn_world_def);
     h.record_sizes[1] = sizeof(body_record);
-    h.record_sizes[2] = sizeof(contact);
-    h.record_sizes[3] = sizeof(manifold_extra);
+    h.record_sizes[2] = sizeof(manifold_point);
+    h.record_sizes[3] = sizeof(gjk_cache_data);
     h.record_sizes[4] = sizeof(joint);
     h.body_slots = (uint32_t)w->bodies.count;
     h.contacts = (uint32_t)w->contacts.count;
@@ -138,23 +111,6 @@ static body_record record_of(const cairn_world *w, const body *b)
     return r;
 }
 
-static void put_contacts(cursor *c, const contact_array *contacts)
-{
-    for (int i = 0; i < contacts->count; ++i) {
-        contact copy = contacts->data[i];
-        uint8_t has_extra = copy.extra != NULL;
-        manifold_extra extra;
-        memset(&extra, 0, sizeof extra);
-        if (copy.extra)
-            extra = *copy.extra;
-        copy.extra = NULL; /* no pointers in the bytes */
-        put(c, &copy, sizeof copy);
-        put(c, &has_extra, 1);
-        if (has_extra)
-            put(c, &extra, sizeof extra);
-    }
-}
-
 /* The characters' records in list order (a scratch copy: there are few). */
 static void put_characters(cursor *c, const cairn_world *w, uint32_t count)
 {
@@ -190,8 +146,8 @@ static void put_world(cursor *c, const cairn_world *w)
             put(c, &r, sizeof r);
         }
     }
-    put_contacts(c, &w->contacts);
-    put_contacts(c, &w->parked);
+    snapshot_put_contacts(c, &w->contacts);
+    snapshot_put_contacts(c, &w->parked);
     put(c, w->joint_ids.free_indices.data, sizeof(uint32_t) * h.joint_free);
     for (int i = 0; i < w->joints.count; ++i) {
         joint copy = w->joints.data[i];
@@ -296,21 +252,10 @@ static bool skip_contacts(cursor *c, uint32_t count, int body_slots)
 {
     for (uint32_t i = 0; i < count; ++i) {
         contact k;
-        uint8_t has_extra;
-        if (!take(c, &k, sizeof k) || !take(c, &has_extra, 1))
-            return false;
-        if (k.body_a >= k.body_b || k.body_b >= (uint32_t)body_slots)
-            return error_set("cairn_world_restore: contact %u names bodies %u and %u", i, k.body_a,
-                             k.body_b);
-        if (k.manifold.point_count < 0 || k.manifold.point_count > MANIFOLD_MAX_POINTS)
-            return error_set("cairn_world_restore: contact %u has %d points", i,
-                             k.manifold.point_count);
         manifold_extra extra;
-        if (has_extra && !take(c, &extra, sizeof extra))
+        bool has_extra;
+        if (!snapshot_take_contact(c, i, body_slots, &k, &extra, &has_extra))
             return false;
-        if (has_extra && (extra.count < 0 || extra.count > CONTACT_MAX_MANIFOLDS - 1))
-            return error_set("cairn_world_restore: contact %u has %d extra manifolds", i,
-                             extra.count);
     }
     return true;
 }
@@ -469,24 +414,23 @@ static void release_memory(restore_memory *m)
     id_pool_destroy(&m->joint_ids);
 }
 
-static bool read_contacts(cursor *c, uint32_t count, contact_array *out)
+static bool read_contacts(cursor *c, uint32_t count, int body_slots, contact_array *out)
 {
     if (!array_reserve(out, (int)count + 1))
         return false;
     for (uint32_t i = 0; i < count; ++i) {
         contact k;
-        uint8_t has_extra = 0;
-        take(c, &k, sizeof k);
-        take(c, &has_extra, 1);
-        k.extra = NULL;
+        manifold_extra extra;
+        bool has_extra;
+        snapshot_take_contact(c, i, body_slots, &k, &extra, &has_extra); /* checked by parse */
         out->data[out->count++] = k;
         if (!has_extra)
             continue;
-        manifold_extra *extra = mem_alloc(sizeof *extra);
-        if (extra == NULL)
+        manifold_extra *kept = mem_alloc(sizeof *kept);
+        if (kept == NULL)
             return false;
-        take(c, extra, sizeof *extra);
-        out->data[out->count - 1].extra = extra;
+        *kept = extra;
+        out->data[out->count - 1].extra = kept;
     }
     return true;
 }
@@ -515,8 +459,10 @@ static bool read_memory(const parsed *p, const void *buffer, restore_memory *m)
 {
     memset(m, 0, sizeof *m);
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->contacts_at};
-    bool ok = read_contacts(&c, p->header.contacts, &m->contacts) &&
-              read_contacts(&c, p->header.parked, &m->parked) && read_joints(&c, &p->header, m);
+    int slots = (int)p->header.body_slots;
+    bool ok = read_contacts(&c, p->header.contacts, slots, &m->contacts) &&
+              read_contacts(&c, p->header.parked, slots, &m->parked) &&
+              read_joints(&c, &p->header, m);
     if (!ok)
         release_memory(m);
     return ok;
