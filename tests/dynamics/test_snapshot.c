@@ -4,6 +4,9 @@
    specific error and change nothing. */
 #include "scene_helpers.h"
 
+#include "dynamics/world_state.h" /* to see that compound contacts have extra manifolds */
+
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +161,115 @@ Test(snapshot, into_a_fresh_world_built_the_same_way)
     free(snapshot);
     cairn_world_destroy(a);
     cairn_world_destroy(b);
+}
+
+/* L-shaped compounds (two arms) tumbled into a pit: their contacts carry several manifolds. */
+static cairn_world *build_l_pile(void)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    for (int k = 0; k < 4; ++k) {
+        float x = k == 0 ? -1.4f : k == 1 ? 1.4f : 0, z = k == 2 ? -1.4f : k == 3 ? 1.4f : 0;
+        vec3s half = k < 2 ? v3(0.2f, 2, 1.6f) : v3(1.6f, 2, 0.2f);
+        scene_body(world, cairn_shape_box(half, 0.0f), CAIRN_STATIC, scene_at(v3(x, 2, z)), 1000.0f,
+                   0.6f, 0.0f);
+    }
+    cairn_shape *arms[2] = {cairn_shape_box(v3(0.45f, 0.1f, 0.15f), 0.02f),
+                            cairn_shape_box(v3(0.1f, 0.3f, 0.15f), 0.02f)};
+    cairn_transform xfs[2] = {scene_at(v3(0, 0, 0)), scene_at(v3(-0.35f, 0.4f, 0))};
+    cairn_shape *l = cairn_shape_compound((const cairn_shape *const *)arms, xfs, 2);
+    cr_assert_not_null(l, "%s", cairn_last_error());
+    for (int i = 0; i < 18; ++i) { /* 2 x 3 per layer, each turned its own way */
+        cairn_transform xf =
+            scene_at(v3(-0.55f + 1.1f * (float)(i % 2), 0.6f + 1.0f * (float)(i / 6),
+                        -0.8f + 0.8f * (float)((i / 2) % 3)));
+        xf.rotation = glms_quatv(0.7f * (float)i, glms_vec3_normalize(v3(1, (float)(i % 3), 0.5f)));
+        cairn_shape_retain(l); /* scene_body releases one reference */
+        scene_body(world, l, CAIRN_DYNAMIC, xf, 600.0f, 0.5f, 0.0f);
+    }
+    cairn_shape_release(arms[0]);
+    cairn_shape_release(arms[1]);
+    cairn_shape_release(l);
+    return world;
+}
+
+static int contacts_with_extras(const cairn_world *world)
+{
+    int count = 0;
+    for (int i = 0; i < world->contacts.count; ++i)
+        count += world->contacts.data[i].extra && world->contacts.data[i].extra->count > 0;
+    return count;
+}
+
+/* The snapshot keeps only the extra manifolds in use; a restore takes the world's extra
+   manifolds back into a pool and hands them out again, as many as the snapshot needs. Restored
+   twice, from a world that has moved on (other contacts, other extras), the run repeats. */
+Test(snapshot, compounds_with_several_manifolds)
+{
+    cairn_world *world = build_l_pile();
+    run(world, 70);
+    int extras = contacts_with_extras(world);
+    cr_assert_gt(extras, 0, "no contact with extra manifolds: the test would not test them");
+    size_t size;
+    void *snapshot = save(world, &size);
+    run(world, 90);
+    uint64_t expect = cairn_world_state_hash(world);
+    for (int round = 0; round < 2; ++round) {
+        cr_assert(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+        cr_expect_eq(contacts_with_extras(world), extras, "round %d", round);
+        run(world, 90);
+        cr_expect_eq(cairn_world_state_hash(world), expect, "round %d: the hashes differ", round);
+    }
+    free(snapshot);
+    cairn_world_destroy(world);
+}
+
+/* A world of a floor and a few falling boxes whose definitions carry `fill` in their padding
+   bytes (after the solver's two bools, and inside every transform before its rotation). */
+static cairn_world *build_with_padding(unsigned char fill)
+{
+    cairn_world_def def = cairn_world_default_def();
+    unsigned char *bools_end = (unsigned char *)&def + offsetof(cairn_world_def, solver) +
+                               offsetof(cairn_solver_settings, simplex_caching) + 1;
+    unsigned char *next = (unsigned char *)&def + offsetof(cairn_world_def, solver) +
+                          offsetof(cairn_solver_settings, sleep_linear_velocity);
+    memset(bools_end, fill, (size_t)(next - bools_end));
+    cairn_world *world = cairn_world_create(&def);
+    cr_assert_not_null(world, "%s", cairn_last_error());
+    scene_floor(world, 0.6f, 0.0f);
+    for (int i = 0; i < 4; ++i) {
+        cairn_body_def box = cairn_body_default_def();
+        unsigned char *position_end =
+            (unsigned char *)&box.transform.position + sizeof box.transform.position;
+        memset(position_end, fill,
+               (size_t)((unsigned char *)&box.transform.rotation - position_end));
+        box.shape = cairn_shape_box(v3(0.3f, 0.3f, 0.3f), 0.02f);
+        box.transform.position = v3(0.7f * (float)i, 1.0f + 0.5f * (float)i, 0);
+        cr_assert(!id_is_null(cairn_body_create(world, &box)), "%s", cairn_last_error());
+        cairn_shape_release((cairn_shape *)box.shape);
+    }
+    return world;
+}
+
+/* Rollback netcode compares snapshots (or their checksums) across machines: one state must
+   give one sequence of bytes, whatever the padding of the definitions it was built from held. */
+Test(snapshot, one_state_gives_the_same_bytes)
+{
+    cairn_world *clean = build_with_padding(0x00), *dirty = build_with_padding(0xAB);
+    run(clean, 30);
+    run(dirty, 30);
+    cr_assert_eq(cairn_world_state_hash(clean), cairn_world_state_hash(dirty));
+    size_t clean_size, dirty_size;
+    void *a = save(clean, &clean_size), *b = save(dirty, &dirty_size);
+    cr_assert_eq(clean_size, dirty_size);
+    size_t first = 0;
+    while (first < clean_size && ((unsigned char *)a)[first] == ((unsigned char *)b)[first])
+        ++first;
+    cr_expect_eq(first, clean_size, "the snapshots differ from byte %zu of %zu", first, clean_size);
+    free(a);
+    free(b);
+    cairn_world_destroy(clean);
+    cairn_world_destroy(dirty);
 }
 
 static void expect_refused(cairn_world *world, const void *buffer, size_t size, const char *words)

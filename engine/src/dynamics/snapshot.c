@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/validate.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
@@ -93,7 +94,10 @@ static body_record record_of(const cairn_world *w, const body *b)
     r.enabled = b->enabled;
     r.awake = b->awake;
     r.allow_sleep = b->allow_sleep;
-    r.transform = b->transform;
+    /* Field by field: the transform's padding (before its 16-byte aligned rotation) would copy
+       undefined bytes in, and two snapshots of one state must be the same bytes. */
+    r.transform.position = b->transform.position;
+    r.transform.rotation = b->transform.rotation;
     r.linear_velocity = b->linear_velocity;
     r.angular_velocity = b->angular_velocity;
     r.force = b->force;
@@ -129,11 +133,28 @@ static void put_characters(cursor *c, const cairn_world *w, uint32_t count)
     mem_free(all, bytes);
 }
 
+/* The settings with zeros for the padding after the solver's two bools, for the same reason as
+   the body transforms: undefined bytes would make one state's snapshots differ. */
+static void put_def(cursor *c, const cairn_world_def *def)
+{
+    enum {
+        BOOLS_END = offsetof(cairn_world_def, solver) +
+                    offsetof(cairn_solver_settings, simplex_caching) + sizeof(bool),
+        NEXT = offsetof(cairn_world_def, solver) +
+               offsetof(cairn_solver_settings, sleep_linear_velocity)
+    };
+    _Static_assert(NEXT > BOOLS_END && NEXT - BOOLS_END < 8, "the padding moved: look again");
+    static const unsigned char zeros[NEXT - BOOLS_END];
+    put(c, def, BOOLS_END);
+    put(c, zeros, sizeof zeros);
+    put(c, (const unsigned char *)def + NEXT, sizeof *def - NEXT);
+}
+
 static void put_world(cursor *c, const cairn_world *w)
 {
     snapshot_header h = make_header(w);
     put(c, &h, sizeof h);
-    put(c, &w->def, sizeof w->def);
+    put_def(c, &w->def);
     world_flags flags = {w->last_substep, w->park_pending, w->unpark_pending, w->refilter_pending,
                          0};
     put(c, &flags, sizeof flags);
@@ -194,6 +215,8 @@ typedef struct parsed {
     cairn_world_def def;
     world_flags flags;
     size_t bodies_at, contacts_at, characters_at; /* offsets of the sections */
+    size_t joints_at;                             /* the joint free list, then slots */
+    uint32_t extras;                              /* contacts with extra manifolds */
 } parsed;
 
 static bool check_header(const cairn_world *w, const snapshot_header *h)
@@ -248,7 +271,7 @@ static bool check_bodies(const cairn_world *w, cursor *c)
     return true;
 }
 
-static bool skip_contacts(cursor *c, uint32_t count, int body_slots)
+static bool skip_contacts(cursor *c, uint32_t count, int body_slots, uint32_t *extras)
 {
     for (uint32_t i = 0; i < count; ++i) {
         contact k;
@@ -256,6 +279,7 @@ static bool skip_contacts(cursor *c, uint32_t count, int body_slots)
         bool has_extra;
         if (!snapshot_take_contact(c, i, body_slots, &k, &extra, &has_extra))
             return false;
+        *extras += has_extra;
     }
     return true;
 }
@@ -284,9 +308,11 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
         return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
     p->contacts_at = c.at;
     int slots = w->bodies.count;
-    if (!skip_contacts(&c, p->header.contacts, slots) ||
-        !skip_contacts(&c, p->header.parked, slots))
+    p->extras = 0;
+    if (!skip_contacts(&c, p->header.contacts, slots, &p->extras) ||
+        !skip_contacts(&c, p->header.parked, slots, &p->extras))
         return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
+    p->joints_at = c.at;
     size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots +
                   sizeof(character_record) * p->header.characters;
     if (c.at + rest != c.size)
@@ -392,47 +418,84 @@ static bool check_joints(const cairn_world *w, const parsed *p, const void *buff
 /* ---- applying (after every check passed and all memory is in hand) ---- */
 
 /* The new contact arrays and joint storage, allocated before anything changes. */
+/* What a restore needs beyond the world's own memory, gathered before anything changes: the
+   contacts are read into the world's arrays (reserved to size first, which changes no content,
+   and warm in cache when a game rolls back the same world again), their extra manifolds drawn
+   from a pool of the world's current ones topped up with new ones. */
 typedef struct restore_memory {
-    contact_array contacts, parked;
+    manifold_extra **extras; /* the pool */
+    int extra_count, extra_capacity;
     joint_array joints;
     id_pool joint_ids;
 } restore_memory;
 
-static void free_contact_array(contact_array *contacts)
+static void gather_extras(const contact_array *contacts, restore_memory *m)
 {
     for (int i = 0; i < contacts->count; ++i)
         if (contacts->data[i].extra)
-            mem_free(contacts->data[i].extra, sizeof(manifold_extra));
-    array_free(contacts);
+            m->extras[m->extra_count++] = contacts->data[i].extra;
 }
 
-static void release_memory(restore_memory *m)
+static int count_extras(const contact_array *contacts)
 {
-    free_contact_array(&m->contacts);
-    free_contact_array(&m->parked);
-    array_free(&m->joints);
-    id_pool_destroy(&m->joint_ids);
+    int count = 0;
+    for (int i = 0; i < contacts->count; ++i)
+        count += contacts->data[i].extra != NULL;
+    return count;
 }
 
-static bool read_contacts(cursor *c, uint32_t count, int body_slots, contact_array *out)
+/* The pool holds the world's extras and enough new ones for the snapshot's; false (and nothing
+   allocated) when memory runs out. The world's extras stay the world's until apply. */
+static bool fill_extra_pool(const cairn_world *w, uint32_t needed, restore_memory *m)
 {
-    if (!array_reserve(out, (int)count + 1))
+    int have = count_extras(&w->contacts) + count_extras(&w->parked);
+    m->extra_capacity = have > (int)needed ? have : (int)needed;
+    if (m->extra_capacity == 0)
+        return true;
+    m->extras = mem_alloc(sizeof *m->extras * (size_t)m->extra_capacity);
+    if (m->extras == NULL)
         return false;
-    for (uint32_t i = 0; i < count; ++i) {
-        contact k;
-        manifold_extra extra;
-        bool has_extra;
-        snapshot_take_contact(c, i, body_slots, &k, &extra, &has_extra); /* checked by parse */
-        out->data[out->count++] = k;
-        if (!has_extra)
-            continue;
-        manifold_extra *kept = mem_alloc(sizeof *kept);
-        if (kept == NULL)
+    gather_extras(&w->contacts, m);
+    gather_extras(&w->parked, m);
+    while (m->extra_count < (int)needed) {
+        manifold_extra *fresh = mem_alloc(sizeof *fresh);
+        if (fresh == NULL) {
+            while (m->extra_count > have)
+                mem_free(m->extras[--m->extra_count], sizeof(manifold_extra));
+            mem_free(m->extras, sizeof *m->extras * (size_t)m->extra_capacity);
+            m->extras = NULL;
             return false;
-        *kept = extra;
-        out->data[out->count - 1].extra = kept;
+        }
+        m->extras[m->extra_count++] = fresh;
     }
     return true;
+}
+
+/* Frees what the pool still holds and the pool itself. */
+static void empty_extra_pool(restore_memory *m)
+{
+    while (m->extra_count > 0)
+        mem_free(m->extras[--m->extra_count], sizeof(manifold_extra));
+    if (m->extras)
+        mem_free(m->extras, sizeof *m->extras * (size_t)m->extra_capacity);
+    m->extras = NULL;
+}
+
+/* Reads count contacts into out (its capacity reserved already), extras from the pool. */
+static void read_contacts(cursor *c, uint32_t count, int body_slots, contact_array *out,
+                          restore_memory *m)
+{
+    out->count = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        contact *k = &out->data[out->count++];
+        manifold_extra extra;
+        bool has_extra;
+        snapshot_take_contact(c, i, body_slots, k, &extra, &has_extra); /* checked by parse */
+        if (has_extra) {
+            k->extra = m->extras[--m->extra_count];
+            *k->extra = extra;
+        }
+    }
 }
 
 /* The joint slots and their id pool (generations, the live ones, the free list in order). */
@@ -455,17 +518,22 @@ static bool read_joints(cursor *c, const snapshot_header *h, restore_memory *m)
     return true;
 }
 
-static bool read_memory(const parsed *p, const void *buffer, restore_memory *m)
+/* Everything that can fail, before anything changes: the contact arrays' capacity, the extra
+   pool, the joints. */
+static bool read_memory(cairn_world *w, const parsed *p, const void *buffer, restore_memory *m)
 {
     memset(m, 0, sizeof *m);
-    cursor c = {.source = buffer, .size = (size_t)-1, .at = p->contacts_at};
-    int slots = (int)p->header.body_slots;
-    bool ok = read_contacts(&c, p->header.contacts, slots, &m->contacts) &&
-              read_contacts(&c, p->header.parked, slots, &m->parked) &&
-              read_joints(&c, &p->header, m);
-    if (!ok)
-        release_memory(m);
-    return ok;
+    if (!array_reserve(&w->contacts, (int)p->header.contacts + 1) ||
+        !array_reserve(&w->parked, (int)p->header.parked + 1) || !fill_extra_pool(w, p->extras, m))
+        return false;
+    cursor c = {.source = buffer, .size = (size_t)-1, .at = p->joints_at};
+    if (!read_joints(&c, &p->header, m)) {
+        empty_extra_pool(m);
+        array_free(&m->joints);
+        id_pool_destroy(&m->joint_ids);
+        return false;
+    }
+    return true;
 }
 
 /* A body's proxy as the snapshot has it: present when enabled, with its filter and box. */
@@ -535,12 +603,13 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
                     w->joints.data[i].generation == j->generation;
         j->settings.user_data = same ? w->joints.data[i].settings.user_data : NULL;
     }
-    free_contact_array(&w->contacts);
-    free_contact_array(&w->parked);
+    cursor contacts = {.source = buffer, .size = (size_t)-1, .at = p->contacts_at};
+    int slots = w->bodies.count;
+    read_contacts(&contacts, p->header.contacts, slots, &w->contacts, m);
+    read_contacts(&contacts, p->header.parked, slots, &w->parked, m);
+    empty_extra_pool(m); /* the world's extras no contact has now */
     array_free(&w->joints);
     id_pool_destroy(&w->joint_ids);
-    w->contacts = m->contacts;
-    w->parked = m->parked;
     w->joints = m->joints;
     w->joint_ids = m->joint_ids;
     w->joints_broken = 0;
@@ -561,7 +630,7 @@ bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)
     if (!parse(world, buffer, size, &p))
         return false;
     restore_memory m;
-    if (!read_memory(&p, buffer, &m))
+    if (!read_memory(world, &p, buffer, &m))
         return error_set("cairn_world_restore: out of memory");
     apply(world, &p, buffer, &m);
     return true;

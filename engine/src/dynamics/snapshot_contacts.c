@@ -3,10 +3,9 @@
 
    body_a, body_b (u32), friction, restitution (f32), surface_velocity (3 f32), flags (u8),
    the GJK cache (count u8, axis, count pairs of local points), the pair cache when valid
-   (relative pose, local normal, margin), the first manifold, then when the flags say so the
-   number of extra manifolds (u8) and each with its local normal.
-   A manifold: normal, friction impulse (3 f32 each), twist impulse (f32), point count (u8),
-   and each live point whole.
+   (relative position, rotation, local normal, margin), the first manifold, then when the flags say
+   so the number of extra manifolds (u8) and each with its local normal. A manifold: normal,
+   friction impulse (3 f32 each), twist impulse (f32), point count (u8), and each live point whole.
 
    Unused slots (cache points past its count, manifold points past theirs, extra manifolds past
    theirs) are not stored and come back zeroed: nothing reads them. */
@@ -71,7 +70,9 @@ static void put_contact(cursor *c, const contact *k)
     put_u8(c, flags_of(k));
     put_cache(c, &k->cache);
     if (k->reuse.valid) {
-        put(c, &k->reuse.relative, sizeof k->reuse.relative);
+        /* position and rotation apart: the padding between them is undefined */
+        put(c, &k->reuse.relative.position, sizeof k->reuse.relative.position);
+        put(c, &k->reuse.relative.rotation, sizeof k->reuse.relative.rotation);
         put(c, &k->reuse.local_normal, sizeof k->reuse.local_normal);
         put(c, &k->reuse.margin, sizeof k->reuse.margin);
     }
@@ -172,7 +173,8 @@ bool snapshot_take_contact(cursor *c, uint32_t index, int body_slots, contact *o
     set_flags(&k, flags);
     if (!take_cache(c, &k.cache, index))
         return false;
-    if (k.reuse.valid && !(take(c, &k.reuse.relative, sizeof k.reuse.relative) &&
+    if (k.reuse.valid && !(take(c, &k.reuse.relative.position, sizeof k.reuse.relative.position) &&
+                           take(c, &k.reuse.relative.rotation, sizeof k.reuse.relative.rotation) &&
                            take(c, &k.reuse.local_normal, sizeof k.reuse.local_normal) &&
                            take(c, &k.reuse.margin, sizeof k.reuse.margin)))
         return false;
