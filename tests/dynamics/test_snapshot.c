@@ -100,6 +100,12 @@ Test(snapshot, a_pile_in_motion)
     check_round_trip(45, 120);
 }
 
+/* Saved before the first step: the broadphase has not published its first pairs yet. */
+Test(snapshot, a_world_never_stepped)
+{
+    check_round_trip(0, 120);
+}
+
 Test(snapshot, welds_broken_after_the_save_come_back)
 {
     /* the ball breaks the weld at about 1.3 s: saved before, the weld is restored */

@@ -32,6 +32,9 @@ struct cairn_character {
     /* A slimmer capsule for vertical casts (steps, the ground): the full one meets the wall it
        stands against at the start of a cast down and never sees the floor. */
     cairn_shape *slim;
+    /* The capsule grown by the skin, to find what touches it (de-penetration): a cast that
+       starts in exact contact finds no way out. */
+    cairn_shape *skin;
     float slim_lift; /* m: how much higher its bottom is */
     cairn_character_def def;
     float walkable_cos; /* cos(max_slope) */
@@ -94,9 +97,11 @@ cairn_character *cairn_character_create(cairn_world *world, const cairn_characte
     float slim_radius = fmaxf(0.5f * def->radius, def->radius - 4.0f * SKIN);
     c->capsule = cairn_shape_capsule(def->half_height, def->radius);
     c->slim = cairn_shape_capsule(def->half_height, slim_radius);
-    if (c->capsule == NULL || c->slim == NULL) {
+    c->skin = cairn_shape_capsule(def->half_height, def->radius + SKIN);
+    if (c->capsule == NULL || c->slim == NULL || c->skin == NULL) {
         cairn_shape_release(c->capsule);
         cairn_shape_release(c->slim);
+        cairn_shape_release(c->skin);
         mem_free(c, sizeof *c);
         return NULL;
     }
@@ -127,6 +132,7 @@ void cairn_character_destroy(cairn_character *c)
     }
     cairn_shape_release(c->capsule);
     cairn_shape_release(c->slim);
+    cairn_shape_release(c->skin);
     mem_free(c, sizeof *c);
 }
 
@@ -170,7 +176,7 @@ static void depenetrate(cairn_character *c)
 {
     for (int pass = 0; pass < DEPENETRATE_ITERATIONS; ++pass) {
         cairn_body_id bodies[OVERLAP_CAPACITY];
-        int count = cairn_world_overlap_shape(c->world, c->capsule, at(c->position), c->def.mask,
+        int count = cairn_world_overlap_shape(c->world, c->skin, at(c->position), c->def.mask,
                                               bodies, OVERLAP_CAPACITY);
         bool moved = false;
         for (int i = 0; i < count && i < OVERLAP_CAPACITY; ++i) {
@@ -178,8 +184,8 @@ static void depenetrate(cairn_character *c)
             cairn_transform xb = cairn_body_transform(c->world, bodies[i]);
             if (!cairn_collide(cairn_body_shape(c->world, bodies[i]), xb, c->capsule,
                                at(c->position), NULL, &r) ||
-                r.distance >= 0.0f)
-                continue;
+                r.distance >= 0.5f * SKIN)
+                continue; /* touching exactly counts: a cast from contact finds no way out */
             /* the normal runs from the body to the capsule: out is along it */
             c->position = glms_vec3_add(c->position, glms_vec3_scale(r.normal, SKIN - r.distance));
             moved = true;
@@ -192,9 +198,24 @@ static void depenetrate(cairn_character *c)
 
 /* ---- pushing ---- */
 
+/* The pushes of one move, applied once the path is chosen: a step climb tries a second path
+   from the same start, and the body in front must not be pushed by both. */
+typedef struct push_list {
+    cairn_body_id body[SLIDE_ITERATIONS];
+    vec3s impulse[SLIDE_ITERATIONS], point[SLIDE_ITERATIONS];
+    int count;
+} push_list;
+
+static bool same_body(cairn_body_id a, cairn_body_id b)
+{
+    return a.index == b.index && a.generation == b.generation;
+}
+
 /* An impulse into a dynamic body it runs into, at most max_push_force dt, and no more than
-   stops the character's motion into it. */
-static void push(cairn_character *c, const cairn_shape_cast_hit *hit, vec3s motion, float dt)
+   stops the character's motion into it. A body met again in the same move keeps the larger
+   push, not the sum: the limit is per move. */
+static void push(cairn_character *c, const cairn_shape_cast_hit *hit, vec3s motion, float dt,
+                 push_list *pushes)
 {
     if (!is_body(hit->body) || cairn_body_get_type(c->world, hit->body) != CAIRN_DYNAMIC)
         return;
@@ -202,8 +223,24 @@ static void push(cairn_character *c, const cairn_shape_cast_hit *hit, vec3s moti
     if (into <= 0.0f)
         return;
     float impulse = fminf(c->def.max_push_force * dt, c->def.mass * into);
-    cairn_body_apply_impulse(c->world, hit->body, glms_vec3_scale(hit->normal, -impulse),
-                             hit->point);
+    vec3s along = glms_vec3_scale(hit->normal, -impulse);
+    int k = 0;
+    while (k < pushes->count && !same_body(pushes->body[k], hit->body))
+        ++k;
+    if (k < pushes->count && glms_vec3_norm2(pushes->impulse[k]) >= impulse * impulse)
+        return;
+    if (k == pushes->count && pushes->count == SLIDE_ITERATIONS)
+        return;
+    pushes->count += k == pushes->count;
+    pushes->body[k] = hit->body;
+    pushes->impulse[k] = along;
+    pushes->point[k] = hit->point;
+}
+
+static void apply_pushes(cairn_character *c, const push_list *pushes)
+{
+    for (int k = 0; k < pushes->count; ++k)
+        cairn_body_apply_impulse(c->world, pushes->body[k], pushes->impulse[k], pushes->point[k]);
 }
 
 /* ---- move and slide ---- */
@@ -308,7 +345,7 @@ static bool cast_vertical(cairn_character *c, float distance, cairn_shape_cast_h
 
 /* Slides along everything met; returns whether a wall (not walkable) stopped horizontal
    motion, for the step climb. */
-static bool slide(cairn_character *c, vec3s motion, float dt, bool *hit_wall)
+static bool slide(cairn_character *c, vec3s motion, float dt, bool *hit_wall, push_list *pushes)
 {
     vec3s planes[SLIDE_ITERATIONS];
     int count = 0;
@@ -318,7 +355,7 @@ static bool slide(cairn_character *c, vec3s motion, float dt, bool *hit_wall)
         cairn_shape_cast_hit hit;
         if (!cast_and_move(c, motion, &hit))
             return true;
-        push(c, &hit, motion, dt);
+        push(c, &hit, motion, dt, pushes);
         vec3s done = glms_vec3_sub(c->position, start);
         vec3s left = glms_vec3_sub(motion, done);
         vec3s normal = blocking_normal(c, hit.normal, left);
@@ -363,20 +400,24 @@ static bool stands_on(const cairn_character *c, const cairn_shape_cast_hit *hit)
 
 /* Up by the step height, the horizontal motion, and back down onto walkable ground: kept only
    when it lands on walkable ground higher than it started and got farther than sliding did. */
-static void climb_step(cairn_character *c, vec3s before, vec3s horizontal, float dt)
+static void climb_step(cairn_character *c, vec3s before, vec3s horizontal, float dt,
+                       push_list *pushes)
 {
     vec3s slid = c->position;
+    push_list climbed = {.count = 0};
     c->position = before;
     cairn_shape_cast_hit hit;
     cast_vertical(c, c->def.step_height, &hit);
     float raised = c->position.y - before.y;
     bool wall;
-    slide(c, horizontal, dt, &wall);
+    slide(c, horizontal, dt, &wall, &climbed);
     if (cast_vertical(c, -(raised + GROUND_PROBE), &hit) && stands_on(c, &hit) &&
         c->position.y > before.y + 1e-4f &&
         glms_vec3_norm2(glms_vec3_sub(c->position, before)) >
-            glms_vec3_norm2(glms_vec3_sub(slid, before)))
+            glms_vec3_norm2(glms_vec3_sub(slid, before))) {
+        *pushes = climbed; /* the climbed path's pushes replace the slid one's */
         return;
+    }
     c->position = slid;
 }
 
@@ -429,10 +470,12 @@ bool cairn_character_move(cairn_character *c, vec3s velocity, float dt)
     vec3s motion = glms_vec3_scale(glms_vec3_add(velocity, carried), dt);
     vec3s before = c->position;
     bool wall;
-    slide(c, motion, dt, &wall);
+    push_list pushes = {.count = 0};
+    slide(c, motion, dt, &wall, &pushes);
     vec3s horizontal = {{motion.x, 0.0f, motion.z}};
     if (wall && was_on_ground && c->def.step_height > 0.0f && glms_vec3_norm(horizontal) > 1e-6f)
-        climb_step(c, before, horizontal, dt);
+        climb_step(c, before, horizontal, dt, &pushes);
+    apply_pushes(c, &pushes);
     bool rising = velocity.y > 1e-3f;
     probe_ground(c, was_on_ground && !rising ? c->def.step_height + GROUND_PROBE : GROUND_PROBE,
                  was_on_ground && !rising);
