@@ -1,19 +1,27 @@
-/* The three level designs: a tower (2 x 2 cubes, 5 high), a brick wall in running bond and a
-   square pyramid of cubes. Blocks in a layer keep a small gap so that only stacked blocks touch. */
+/* The level designs: a tower (2 x 2 cubes, 5 high), a brick wall in running bond and a square
+   pyramid of cubes to shoot at, and crates to push with the walking character. Blocks in a layer
+   keep a small gap so that only stacked blocks touch. */
 #include "level.h"
+
+#include "walker.h"
 
 #define CUBE_HALF 0.3f  /* m, half the side of the tower's and the pyramid's cubes */
 #define GAP       0.01f /* m, between neighbours in a layer */
 
 typedef bool (*level_fill)(level_layout *out);
 
-static bool add_block(level_layout *out, vec3s centre, vec3s half_extents)
+static bool add_block_of(level_layout *out, vec3s centre, vec3s half_extents, float density)
 {
     if (out->block_count >= LEVEL_MAX_BLOCKS) {
         return false;
     }
-    out->blocks[out->block_count++] = (level_block){centre, half_extents};
+    out->blocks[out->block_count++] = (level_block){centre, half_extents, density};
     return true;
+}
+
+static bool add_block(level_layout *out, vec3s centre, vec3s half_extents)
+{
+    return add_block_of(out, centre, half_extents, LEVEL_BLOCK_DENSITY);
 }
 
 /* Height of the centre of a block of half height h in layer k (0 = on the platform). */
@@ -86,7 +94,38 @@ static bool fill_pyramid(level_layout *out)
     return true;
 }
 
-static const level_fill levels[] = {fill_tower, fill_wall, fill_pyramid};
+/* Three light crates, each with a straight push to an edge, and two stone ones; one stone crate
+   stands between a light crate and the nearest edge, so that crate goes off another side. The
+   light crates sit 1.5 m from the centre, where the character starts. */
+static bool fill_crates(level_layout *out)
+{
+    out->name = "crates";
+    out->kind = LEVEL_WALK;
+    out->platform_half_extents = (vec3s){{3.0f, 0.5f, 3.0f}};
+    out->shots = 0;
+    vec3s half = {{0.4f, 0.3f, 0.4f}};
+    float y = layer_y(0, half.y);
+    static const float light[][2] = {{0.0f, -1.5f}, {1.5f, 0.0f}, {-1.5f, 1.5f}};
+    static const float heavy[][2] = {{-2.5f, 1.5f}, {1.5f, -1.5f}};
+    for (int i = 0; i < 3; ++i) {
+        vec3s c = {{light[i][0], y, light[i][1]}};
+        if (!add_block_of(out, c, half, LEVEL_LIGHT_CRATE_DENSITY)) {
+            return false;
+        }
+    }
+    for (int i = 0; i < 2; ++i) {
+        vec3s c = {{heavy[i][0], y, heavy[i][1]}};
+        if (!add_block_of(out, c, half, LEVEL_HEAVY_CRATE_DENSITY)) {
+            return false;
+        }
+    }
+    out->goal = 3;
+    out->walker_start =
+        (vec3s){{0.0f, LEVEL_PLATFORM_TOP + WALK_HALF_HEIGHT + WALK_RADIUS + 0.05f, 0.0f}};
+    return true;
+}
+
+static const level_fill levels[] = {fill_tower, fill_wall, fill_pyramid, fill_crates};
 
 int level_count(void)
 {
@@ -103,6 +142,9 @@ bool level_build(int level, level_layout *out)
     out->default_speed = 25.0f;
     if (!levels[level - 1](out)) {
         return false;
+    }
+    if (out->kind == LEVEL_SHOOT) {
+        out->goal = out->block_count;
     }
     out->platform_centre = (vec3s){{0.0f, LEVEL_PLATFORM_TOP - out->platform_half_extents.y, 0.0f}};
     return true;

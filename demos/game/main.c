@@ -11,18 +11,19 @@
 
 typedef struct options {
     bool headless;
-    const char *shots;
+    const char *shots, *walk;
     play_options play; /* level, and frames/screenshot for the window */
 } options;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: cairn-game [--level N] [--headless [--shots FILE]]\n"
+            "usage: cairn-game [--level N] [--headless [--shots FILE | --walk FILE]]\n"
             "                  [--frames N [--screenshot FILE.png]]\n"
             "  --level N          level 1 to %d (default 1)\n"
-            "  --headless         no window: play the shot script at 60 Hz, print the score\n"
+            "  --headless         no window: play the script at 60 Hz, print the score\n"
             "  --shots FILE       one shot per line: time(s) aim_x aim_y aim_z(m) speed(m/s)\n"
+            "  --walk FILE        walking level, one stretch per line: steps vx vz(m/s) jump(0/1)\n"
             "  --frames N         window: quit after N frames\n"
             "  --screenshot FILE  window: write the last frame as PNG (needs --frames)\n",
             level_count());
@@ -45,7 +46,8 @@ static bool parse_int(const char *option, const char *text, int min, int max, in
 
 static bool takes_value(const char *arg)
 {
-    static const char *const with_value[] = {"--level", "--shots", "--frames", "--screenshot"};
+    static const char *const with_value[] = {"--level", "--shots", "--walk", "--frames",
+                                             "--screenshot"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; ++i) {
         if (strcmp(arg, with_value[i]) == 0) {
             return true;
@@ -57,8 +59,12 @@ static bool takes_value(const char *arg)
 /* The options that exclude each other; false after a message. */
 static bool check_combination(const options *opt)
 {
-    if (opt->shots && !opt->headless) {
-        fprintf(stderr, "cairn-game: --shots needs --headless\n");
+    if ((opt->shots || opt->walk) && !opt->headless) {
+        fprintf(stderr, "cairn-game: --shots and --walk need --headless\n");
+        return false;
+    }
+    if (opt->shots && opt->walk) {
+        fprintf(stderr, "cairn-game: --shots or --walk, not both\n");
         return false;
     }
     if (opt->headless && (opt->play.frames > 0 || opt->play.screenshot)) {
@@ -97,6 +103,8 @@ static int parse(int argc, char **argv, options *opt)
             }
         } else if (strcmp(arg, "--shots") == 0) {
             opt->shots = argv[++i];
+        } else if (strcmp(arg, "--walk") == 0) {
+            opt->walk = argv[++i];
         } else if (strcmp(arg, "--screenshot") == 0) {
             opt->play.screenshot = argv[++i];
         } else {
@@ -116,7 +124,8 @@ int main(int argc, char **argv)
         return code == 1 ? 0 : code;
     }
     if (opt.headless) {
-        return headless_run(opt.play.level, opt.shots);
+        headless_options run = {opt.play.level, opt.shots, opt.walk};
+        return headless_run(&run);
     }
     return play_run(&opt.play);
 }
