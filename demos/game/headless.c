@@ -1,8 +1,10 @@
 /* Headless rounds: shots fired on the step their script time falls on, or the character walked
    step by step as its script says; the round runs until the script is used up and everything
-   rests (or the round is over), then one summary line per key. */
+   rests (or the round is over), then one summary line per key. A walking round can be recorded
+   and replayed in a world of its own, whose final state is printed too. */
 #include "headless.h"
 
+#include "replay.h"
 #include "script.h"
 #include "walk_script.h"
 
@@ -61,8 +63,23 @@ static bool play_shots(game *g, const char *path)
     }
 }
 
-/* The walking round; false after a message on stderr. */
-static bool play_walk(game *g, const char *path)
+/* One step of the walking round, through the recording when there is one; false after a
+   message on stderr. */
+static bool walk_step(game *g, recording *rec, game_input in)
+{
+    bool ok = rec ? recording_step(rec, g, in) : game_walk(g, in);
+    if (!ok) {
+        fprintf(stderr, "cairn-game: %s\n", rec ? rec->message : g->message);
+        return false;
+    }
+    if (!rec) {
+        game_step(g);
+    }
+    return true;
+}
+
+/* The walking round, recorded into rec when not NULL; false after a message on stderr. */
+static bool play_walk(game *g, const char *path, recording *rec)
 {
     walk_script script = {0};
     char error[512];
@@ -72,14 +89,39 @@ static bool play_walk(game *g, const char *path)
     }
     bool ok = true;
     while (ok && !game_over(g) && !(g->steps >= script.count && game_settled(g))) {
-        ok = game_walk(g, walk_script_input(&script, g->steps));
-        if (ok) {
-            game_step(g);
-        } else {
-            fprintf(stderr, "cairn-game: %s\n", g->message);
-        }
+        ok = walk_step(g, rec, walk_script_input(&script, g->steps));
     }
     walk_script_free(&script);
+    return ok;
+}
+
+/* Replays the recording in a world of its own and prints its final state, to compare with the
+   round's. False after a message on stderr. */
+static bool replay_and_print(const recording *rec)
+{
+    replay p;
+    if (!replay_start(&p, rec)) {
+        fprintf(stderr, "cairn-game: %s\n", p.message);
+        return false;
+    }
+    while (replay_step(&p)) {
+    }
+    bool ok = replay_done(&p);
+    if (ok) {
+        vec3s at = cairn_character_position(p.round.character);
+        printf("replay_steps: %d\n", p.round.steps);
+        printf("replay_score: %d\n", p.round.score);
+        printf("replay_state_hash: %016" PRIx64 "\n", cairn_world_state_hash(p.round.world));
+        printf("replay_character: %.4f %.4f %.4f\n", (double)at.x, (double)at.y, (double)at.z);
+        printf("replay_checked: %d\n", p.checked);
+        printf("replay_mismatches: %d\n", p.mismatches);
+        printf("recording_keyframes: %d\n", rec->keyframe_count);
+        printf("recording_every: %d\n", rec->every);
+        printf("recording_bytes: %zu\n", recording_bytes(rec));
+    } else {
+        fprintf(stderr, "cairn-game: %s\n", p.message);
+    }
+    replay_stop(&p);
     return ok;
 }
 
@@ -91,11 +133,29 @@ static bool script_fits(const game *g, const headless_options *opt)
         fprintf(stderr, "cairn-game: level %d is walked: --walk, not --shots\n", g->level);
         return false;
     }
-    if (!walking && opt->walk) {
-        fprintf(stderr, "cairn-game: level %d is shot at: --shots, not --walk\n", g->level);
+    if (!walking && (opt->walk || opt->replay)) {
+        fprintf(stderr, "cairn-game: level %d is shot at: --walk and --replay are for walking\n",
+                g->level);
         return false;
     }
     return true;
+}
+
+/* The walking round, recorded and replayed when asked; false after a message on stderr. */
+static bool walk_round(game *g, const headless_options *opt)
+{
+    recording rec = {0};
+    if (opt->replay && !recording_begin(&rec, g, RECORDING_BUDGET)) {
+        fprintf(stderr, "cairn-game: %s\n", rec.message);
+        return false;
+    }
+    bool ok = play_walk(g, opt->walk, opt->replay ? &rec : NULL);
+    if (ok) {
+        print_summary(g);
+    }
+    ok = ok && (!opt->replay || replay_and_print(&rec));
+    recording_free(&rec);
+    return ok;
 }
 
 int headless_run(const headless_options *opt)
@@ -106,10 +166,14 @@ int headless_run(const headless_options *opt)
         game_stop(&g);
         return 2;
     }
-    bool ok = script_fits(&g, opt) &&
-              (g.layout.kind == LEVEL_WALK ? play_walk(&g, opt->walk) : play_shots(&g, opt->shots));
-    if (ok) {
-        print_summary(&g);
+    bool ok = script_fits(&g, opt);
+    if (ok && g.layout.kind == LEVEL_WALK) {
+        ok = walk_round(&g, opt);
+    } else if (ok) {
+        ok = play_shots(&g, opt->shots);
+        if (ok) {
+            print_summary(&g);
+        }
     }
     game_stop(&g);
     return ok ? 0 : 2;

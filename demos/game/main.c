@@ -10,7 +10,7 @@
 #include <string.h>
 
 typedef struct options {
-    bool headless;
+    bool headless, replay;
     const char *shots, *walk;
     play_options play; /* level, and frames/screenshot for the window */
 } options;
@@ -18,12 +18,14 @@ typedef struct options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: cairn-game [--level N] [--headless [--shots FILE | --walk FILE]]\n"
+            "usage: cairn-game [--level N] [--headless [--shots FILE | --walk FILE] [--replay]]\n"
             "                  [--frames N [--screenshot FILE.png]]\n"
             "  --level N          level 1 to %d (default 1)\n"
             "  --headless         no window: play the script at 60 Hz, print the score\n"
             "  --shots FILE       one shot per line: time(s) aim_x aim_y aim_z(m) speed(m/s)\n"
             "  --walk FILE        walking level, one stretch per line: steps vx vz(m/s) jump(0/1)\n"
+            "  --replay           walking level: record the round, replay it from its snapshots\n"
+            "                     and print the replay's final state (the same as the round's)\n"
             "  --frames N         window: quit after N frames\n"
             "  --screenshot FILE  window: write the last frame as PNG (needs --frames)\n",
             level_count());
@@ -59,8 +61,8 @@ static bool takes_value(const char *arg)
 /* The options that exclude each other; false after a message. */
 static bool check_combination(const options *opt)
 {
-    if ((opt->shots || opt->walk) && !opt->headless) {
-        fprintf(stderr, "cairn-game: --shots and --walk need --headless\n");
+    if ((opt->shots || opt->walk || opt->replay) && !opt->headless) {
+        fprintf(stderr, "cairn-game: --shots, --walk and --replay need --headless\n");
         return false;
     }
     if (opt->shots && opt->walk) {
@@ -93,6 +95,8 @@ static int parse(int argc, char **argv, options *opt)
             return 1;
         } else if (strcmp(arg, "--headless") == 0) {
             opt->headless = true;
+        } else if (strcmp(arg, "--replay") == 0) {
+            opt->replay = true;
         } else if (strcmp(arg, "--level") == 0) {
             if (!parse_int(arg, argv[++i], 1, level_count(), &opt->play.level)) {
                 return 2;
@@ -124,7 +128,7 @@ int main(int argc, char **argv)
         return code == 1 ? 0 : code;
     }
     if (opt.headless) {
-        headless_options run = {opt.play.level, opt.shots, opt.walk};
+        headless_options run = {opt.play.level, opt.shots, opt.walk, opt.replay};
         return headless_run(&run);
     }
     return play_run(&opt.play);
