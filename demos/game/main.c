@@ -10,25 +10,27 @@
 #include <string.h>
 
 typedef struct options {
-    bool headless, replay;
-    const char *shots, *walk;
-    play_options play; /* level, and frames/screenshot for the window */
+    bool headless;
+    const char *shots;
+    play_options play; /* level, walk script and replay; frames/screenshot for the window */
 } options;
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: cairn-game [--level N] [--headless [--shots FILE | --walk FILE] [--replay]]\n"
-            "                  [--frames N [--screenshot FILE.png]]\n"
-            "  --level N          level 1 to %d (default 1)\n"
-            "  --headless         no window: play the script at 60 Hz, print the score\n"
-            "  --shots FILE       one shot per line: time(s) aim_x aim_y aim_z(m) speed(m/s)\n"
-            "  --walk FILE        walking level, one stretch per line: steps vx vz(m/s) jump(0/1)\n"
-            "  --replay           walking level: record the round, replay it from its snapshots\n"
-            "                     and print the replay's final state (the same as the round's)\n"
-            "  --frames N         window: quit after N frames\n"
-            "  --screenshot FILE  window: write the last frame as PNG (needs --frames)\n",
-            level_count());
+    fprintf(
+        out,
+        "usage: cairn-game [--level N] [--headless] [--shots FILE | --walk FILE] [--replay]\n"
+        "                  [--frames N [--screenshot FILE.png]]\n"
+        "  --level N          level 1 to %d (default 1)\n"
+        "  --headless         no window: play the script at 60 Hz, print the score\n"
+        "  --shots FILE       one shot per line: time(s) aim_x aim_y aim_z(m) speed(m/s)\n"
+        "  --walk FILE        walking level, one stretch per line: steps vx vz(m/s) jump(0/1);\n"
+        "                     in the window it plays one step per frame instead of the keys\n"
+        "  --replay           walking level: replay the round from its snapshots once it is\n"
+        "                     over and print the replay's final state (the same as the round's)\n"
+        "  --frames N         window: quit after N frames\n"
+        "  --screenshot FILE  window: write the last frame as PNG (needs --frames)\n",
+        level_count());
 }
 
 /* An integer in [min, max]; false after a message naming the option. */
@@ -61,11 +63,18 @@ static bool takes_value(const char *arg)
 /* The options that exclude each other; false after a message. */
 static bool check_combination(const options *opt)
 {
-    if ((opt->shots || opt->walk || opt->replay) && !opt->headless) {
-        fprintf(stderr, "cairn-game: --shots, --walk and --replay need --headless\n");
+    if (opt->shots && !opt->headless) {
+        fprintf(stderr, "cairn-game: --shots needs --headless\n");
         return false;
     }
-    if (opt->shots && opt->walk) {
+    level_layout layout;
+    if ((opt->play.walk || opt->play.replay) && level_build(opt->play.level, &layout) &&
+        layout.kind != LEVEL_WALK) {
+        fprintf(stderr, "cairn-game: level %d is shot at: --walk and --replay are for walking\n",
+                opt->play.level);
+        return false;
+    }
+    if (opt->shots && opt->play.walk) {
         fprintf(stderr, "cairn-game: --shots or --walk, not both\n");
         return false;
     }
@@ -96,7 +105,7 @@ static int parse(int argc, char **argv, options *opt)
         } else if (strcmp(arg, "--headless") == 0) {
             opt->headless = true;
         } else if (strcmp(arg, "--replay") == 0) {
-            opt->replay = true;
+            opt->play.replay = true;
         } else if (strcmp(arg, "--level") == 0) {
             if (!parse_int(arg, argv[++i], 1, level_count(), &opt->play.level)) {
                 return 2;
@@ -108,7 +117,7 @@ static int parse(int argc, char **argv, options *opt)
         } else if (strcmp(arg, "--shots") == 0) {
             opt->shots = argv[++i];
         } else if (strcmp(arg, "--walk") == 0) {
-            opt->walk = argv[++i];
+            opt->play.walk = argv[++i];
         } else if (strcmp(arg, "--screenshot") == 0) {
             opt->play.screenshot = argv[++i];
         } else {
@@ -128,7 +137,7 @@ int main(int argc, char **argv)
         return code == 1 ? 0 : code;
     }
     if (opt.headless) {
-        headless_options run = {opt.play.level, opt.shots, opt.walk, opt.replay};
+        headless_options run = {opt.play.level, opt.shots, opt.play.walk, opt.play.replay};
         return headless_run(&run);
     }
     return play_run(&opt.play);

@@ -273,8 +273,8 @@ Test(game_walk, malformed_walk_scripts_exit_2_with_the_line)
     }
 }
 
-/* A walk script on a shooting level, a shot script on the walking one, both, or --walk without
-   --headless: exit 2 with a message and no summary. */
+/* A walk script or --replay on a shooting level (headless or in the window), a shot script on
+   the walking one, or both: exit 2 with a message and no summary. */
 Test(game_walk, scripts_of_the_wrong_kind_exit_2)
 {
     static const struct {
@@ -284,7 +284,8 @@ Test(game_walk, scripts_of_the_wrong_kind_exit_2)
         {"--headless --level %d --walk " DATA "walk_win.txt", false},
         {"--headless --level %d --shots " DATA "base.txt", true},
         {"--headless --level %d --walk " DATA "walk_win.txt --shots " DATA "base.txt", true},
-        {"--level %d --walk " DATA "walk_win.txt", true},
+        {"--level %d --walk " DATA "walk_win.txt", false}, /* the window checks it too */
+        {"--level %d --replay", false},
     };
     int walking = walking_level(), shooting = walking == 1 ? 2 : 1;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
