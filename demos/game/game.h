@@ -10,10 +10,10 @@
 #define GAME_TIME_LIMIT 120.0f         /* s, a round ends here whatever moves */
 #define GAME_KILL_Y     (-10.0f)       /* m, bodies falling below are removed */
 #define GAME_MAX_SHOTS  16
-#define GAME_BALL_LIFE  8.0f /* s after its shot a ball is removed (a slow roll would last) */
-#define GAME_MAX_COORD  1e4f /* m, the largest aim coordinate */
-#define GAME_MAX_STEPS  7200 /* steps in GAME_TIME_LIMIT */
-#define GAME_MAX_WALK   8.0f /* m/s, the fastest walk asked for (the window's Shift run) */
+#define GAME_BALL_LIFE  8.0f  /* s after its shot a ball is removed (a slow roll would last) */
+#define GAME_MAX_COORD  1e4f  /* m, the largest aim coordinate */
+#define GAME_MAX_STEPS  7200  /* steps in GAME_TIME_LIMIT */
+#define GAME_MAX_WALK   12.0f /* m/s, the fastest walk asked for (the window: Shift, diagonal) */
 
 /* What the walking player asks for during one step. */
 typedef struct game_input {

@@ -254,7 +254,7 @@ Test(game_walk, malformed_walk_scripts_exit_2_with_the_line)
         {"walk_bad_word.txt", 3, "'x' is not a number"},
         {"walk_bad_count.txt", 2, "expected 4 numbers (steps vx vz jump), found 3"},
         {"walk_bad_steps.txt", 2, "steps 2.5 is not a whole number"},
-        {"walk_bad_speed.txt", 1, "faster than 8 m/s"},
+        {"walk_bad_speed.txt", 1, "faster than 12 m/s"},
         {"walk_bad_jump.txt", 3, "jump 2 is neither 0 nor 1"},
         {"walk_too_long.txt", 2, "run past the time limit"},
     };
@@ -306,13 +306,16 @@ Test(game_walk, bad_walks_are_refused)
     start(&g);
     vec3s before = cairn_character_position(g.character);
     static const game_input bad[] = {
-        {NAN, 0.0f, false}, {0.0f, INFINITY, false}, {6.0f, 6.0f, true}};
+        {NAN, 0.0f, false}, {0.0f, INFINITY, false}, {9.0f, 9.0f, true}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         cr_expect_not(game_walk(&g, bad[i]), "bad walk %zu accepted", i);
         cr_expect(strstr(g.message, "not finite or faster") != NULL, "%s", g.message);
     }
     vec3s after = cairn_character_position(g.character);
     cr_expect(glms_vec3_distance(before, after) == 0.0f);
+    /* the window's fastest: Shift on a diagonal, twice the walk speed along x and z */
+    float run = 2.0f * WALK_SPEED;
+    cr_expect(game_walk(&g, (game_input){run, run, false}), "%s", g.message);
     game_stop(&g);
     cr_assert(game_start(&g, walking_level() == 1 ? 2 : 1), "%s", g.message);
     cr_expect_not(game_walk(&g, (game_input){1.0f, 0.0f, false}));
