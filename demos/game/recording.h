@@ -10,9 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The window's budget for the snapshots: a keyframe of the crates level takes 1.4 to 4.8 KB, so
-   a 120 s round at one keyframe per 0.5 s (242 of them, about 1.1 MB) is thinned once to one per
-   second. The inputs take 12 bytes per step on top: 86 KB for 120 s. */
+/* The budget for the snapshots: a keyframe of the crates level takes up to 3.9 KB, so a 120 s
+   round at one keyframe per 0.5 s (240 of them) holds about 0.9 MB and fits; a round with more
+   contacts is thinned to one keyframe per second, then two. The inputs take 12 bytes per step on
+   top (86 KB for 120 s), the keyframe table 27 KB. */
 #define RECORDING_BUDGET      (1u << 20) /* bytes of snapshots at most */
 #define RECORDING_FIRST_EVERY 30         /* steps between keyframes until the budget thins them */
 

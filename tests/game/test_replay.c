@@ -91,7 +91,7 @@ Test(game_replay, a_thinned_recording_replays_exactly)
 {
     game g;
     recording rec;
-    size_t budget = 3 * 4800; /* the crates level's largest snapshot is under 4.8 KB */
+    size_t budget = 3 * 4000; /* the crates level's largest snapshot is under 4 KB */
     record_script(&g, &rec, DATA "walk_win.txt", budget);
     cr_expect_gt(rec.every, RECORDING_FIRST_EVERY, "the budget did not thin anything");
     cr_expect_leq(rec.keyframe_count, 3);
