@@ -140,14 +140,43 @@ void play_walk_follow(const play_walk *w, const game *round, camera *cam)
     walker_follow(&view, cam);
 }
 
+/* The twelve edges of block i's box where it is now. */
+static void outline_block(const game *g, int i, debug_lines *lines)
+{
+    cairn_transform t = cairn_body_transform(g->world, g->blocks[i]);
+    vec3s h = g->layout.blocks[i].half_extents;
+    vec3s corner[8];
+    for (int k = 0; k < 8; ++k) {
+        vec3s local = {{k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z}};
+        corner[k] = glms_vec3_add(t.position, glms_quat_rotatev(t.rotation, local));
+    }
+    vec4s colour = {{1.0f, 0.3f, 0.2f, 1.0f}};
+    for (int k = 0; k < 8; ++k) {
+        for (int axis = 1; axis < 8; axis <<= 1) {
+            if (!(k & axis)) { /* each edge once, from its lower corner */
+                debug_lines_add(lines, corner[k], corner[k | axis], colour);
+            }
+        }
+    }
+}
+
 void play_walk_draw(const play_walk *w, const game *round, debug_lines *lines, const renderer *r)
 {
-    if (lines) {
-        walker view = shown_walker(w, round);
-        debug_lines_clear(lines);
-        walker_draw(&view, lines);
-        debug_lines_draw(lines, renderer_view_projection(r));
+    if (!lines) {
+        return;
     }
+    const game *shown = play_walk_shown(w, round);
+    walker view = shown_walker(w, round);
+    debug_lines_clear(lines);
+    walker_draw(&view, lines);
+    /* the renderer colours crates by shape, not mass: the stone ones are told by their outline */
+    for (int i = 0; i < shown->layout.block_count; ++i) {
+        if (shown->layout.blocks[i].density == LEVEL_HEAVY_CRATE_DENSITY &&
+            cairn_body_is_valid(shown->world, shown->blocks[i])) {
+            outline_block(shown, i, lines);
+        }
+    }
+    debug_lines_draw(lines, renderer_view_projection(r));
 }
 
 void play_walk_text(const play_walk *w, const game *round, char *text, size_t capacity)
@@ -165,7 +194,7 @@ void play_walk_text(const play_walk *w, const game *round, char *text, size_t ca
                  w->recording ? "P replay   " : "");
     } else {
         snprintf(text, capacity,
-                 "push the light crates off (the stone ones do not move)\n"
+                 "push the light crates off (the outlined stone ones do not move)\n"
                  "W A S D walk along the view   Space jumps   right drag orbits   wheel zooms\n"
                  "R restart   N next level   Esc quit");
     }

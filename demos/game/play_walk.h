@@ -40,7 +40,8 @@ bool play_walk_key(play_walk *w, const game *round, renderer *r, SDL_Keycode key
 const game *play_walk_shown(const play_walk *w, const game *round);
 /* The camera's target on the shown character. */
 void play_walk_follow(const play_walk *w, const game *round, camera *cam);
-/* The shown character's capsule, after renderer_draw (its view); lines may be NULL. */
+/* The shown character's capsule and the stone crates' outlines, after renderer_draw (its view);
+   lines may be NULL. */
 void play_walk_draw(const play_walk *w, const game *round, debug_lines *lines, const renderer *r);
 /* The panel's lines for the walking level. */
 void play_walk_text(const play_walk *w, const game *round, char *text, size_t capacity);
