@@ -130,6 +130,24 @@ Test(game_walk, scripted_walk_pushes_one_crate_off)
     game_stop(&g);
 }
 
+/* Walking off the edge (4 m at 4 m/s from the centre, the edge 3 m away): the character lands on
+   the ground, 4 m down, and the round is over and lost with nothing scored. */
+Test(game_walk, walking_off_the_edge_loses_the_round)
+{
+    game g;
+    start(&g);
+    play_script(&g, DATA "walk_fall.txt");
+    vec3s p = cairn_character_position(g.character);
+    cr_expect_lt(p.x, -g.layout.platform_half_extents.x, "x = %g m", p.x);
+    cr_expect(fabsf(p.y - (WALK_HALF_HEIGHT + WALK_RADIUS)) < 0.02f, "on the ground: y = %g m",
+              p.y);
+    cr_expect(game_character_fell(&g));
+    cr_expect(game_over(&g));
+    cr_expect_not(game_won(&g));
+    cr_expect_eq(g.score, 0);
+    game_stop(&g);
+}
+
 /* What a crate did while the character walked into it for 2 s from 1 m away. */
 typedef struct push_result {
     float travel;       /* m from its start */
