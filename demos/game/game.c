@@ -1,6 +1,9 @@
-/* A round of the game: building the level as bodies, shots on a ballistic arc, and the score
-   read from begin-contact events with the ground after every step. */
+/* A round of the game: building the level as bodies (and the walking level's character), shots
+   on a ballistic arc, walks, and the score read from begin-contact events with the ground after
+   every step. */
 #include "game.h"
+
+#include "walker.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -45,7 +48,7 @@ static bool add_block(game *g, int i)
     const level_block *b = &g->layout.blocks[i];
     cairn_body_def def = cairn_body_default_def();
     def.transform.position = b->centre;
-    def.density = LEVEL_BLOCK_DENSITY;
+    def.density = b->density;
     def.friction = LEVEL_FRICTION;
     cairn_shape *shape = cairn_shape_box(b->half_extents, BLOCK_CONVEX_RADIUS);
     if (!shape) {
@@ -55,6 +58,13 @@ static bool add_block(game *g, int i)
     g->blocks[i] = cairn_body_create(g->world, &def);
     cairn_shape_release(shape);
     return !is_null(g->blocks[i]);
+}
+
+static bool add_character(game *g)
+{
+    cairn_character_def def = walk_character_def(g->layout.walker_start);
+    g->character = cairn_character_create(g->world, &def);
+    return g->character != NULL;
 }
 
 static bool build(game *g)
@@ -74,6 +84,9 @@ static bool build(game *g)
         if (!add_block(g, i)) {
             return fail(g, "cannot create a block");
         }
+    }
+    if (g->layout.kind == LEVEL_WALK && !add_character(g)) {
+        return fail(g, "cannot create the character");
     }
     g->ball_shape = cairn_shape_sphere(LEVEL_BALL_RADIUS);
     return g->ball_shape != NULL || fail(g, "cannot create the ball shape");
@@ -104,6 +117,9 @@ bool game_start(game *g, int level)
 
 void game_stop(game *g)
 {
+    if (g->character) {
+        cairn_character_destroy(g->character); /* before its world */
+    }
     if (g->world) {
         cairn_world_destroy(g->world);
     }
@@ -172,6 +188,26 @@ bool game_shoot(game *g, vec3s aim, float speed)
     g->ball_fired_step[g->shots_fired] = g->steps;
     g->balls[g->shots_fired++] = ball;
     return true;
+}
+
+bool game_walk(game *g, game_input in)
+{
+    if (!g->character) {
+        snprintf(g->message, sizeof g->message, "game_walk: level %d is not a walking level",
+                 g->level);
+        return false;
+    }
+    float speed = sqrtf(in.vx * in.vx + in.vz * in.vz);
+    if (!(speed <= GAME_MAX_WALK)) { /* also refuses NaN */
+        snprintf(g->message, sizeof g->message,
+                 "game_walk: walk (%g, %g) m/s is not finite or faster than %g m/s", in.vx, in.vz,
+                 GAME_MAX_WALK);
+        return false;
+    }
+    vec3s velocity =
+        walk_move_velocity(g->character, (vec3s){{in.vx, 0.0f, in.vz}}, in.jump, GAME_DT);
+    return cairn_character_move(g->character, velocity, GAME_DT) ||
+           fail(g, "game_walk: the character refused to move");
 }
 
 static int block_of(const game *g, cairn_body_id id)
@@ -267,8 +303,21 @@ static bool resting(const game *g, cairn_body_id id)
     return is_null(id) || !cairn_body_is_awake(g->world, id);
 }
 
+bool game_character_fell(const game *g)
+{
+    return g->character && same_body(cairn_character_ground_state(g->character).body, g->ground);
+}
+
+bool game_won(const game *g)
+{
+    return g->score >= g->layout.goal;
+}
+
 bool game_settled(const game *g)
 {
+    if (g->character && !cairn_character_ground_state(g->character).on_ground) {
+        return false;
+    }
     for (int i = 0; i < g->layout.block_count; ++i) {
         if (!resting(g, g->blocks[i])) {
             return false;
@@ -284,5 +333,11 @@ bool game_settled(const game *g)
 
 bool game_over(const game *g)
 {
-    return game_time(g) >= GAME_TIME_LIMIT || (game_shots_left(g) == 0 && game_settled(g));
+    if (game_time(g) >= GAME_TIME_LIMIT) {
+        return true;
+    }
+    if (g->layout.kind == LEVEL_WALK) {
+        return (game_won(g) || game_character_fell(g)) && game_settled(g);
+    }
+    return game_shots_left(g) == 0 && game_settled(g);
 }

@@ -12,20 +12,25 @@
 typedef struct options {
     bool headless;
     const char *shots;
-    play_options play; /* level, and frames/screenshot for the window */
+    play_options play; /* level, walk script and replay; frames/screenshot for the window */
 } options;
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: cairn-game [--level N] [--headless [--shots FILE]]\n"
-            "                  [--frames N [--screenshot FILE.png]]\n"
-            "  --level N          level 1 to %d (default 1)\n"
-            "  --headless         no window: play the shot script at 60 Hz, print the score\n"
-            "  --shots FILE       one shot per line: time(s) aim_x aim_y aim_z(m) speed(m/s)\n"
-            "  --frames N         window: quit after N frames\n"
-            "  --screenshot FILE  window: write the last frame as PNG (needs --frames)\n",
-            level_count());
+    fprintf(
+        out,
+        "usage: cairn-game [--level N] [--headless] [--shots FILE | --walk FILE] [--replay]\n"
+        "                  [--frames N [--screenshot FILE.png]]\n"
+        "  --level N          level 1 to %d (default 1)\n"
+        "  --headless         no window: play the script at 60 Hz, print the score\n"
+        "  --shots FILE       one shot per line: time(s) aim_x aim_y aim_z(m) speed(m/s)\n"
+        "  --walk FILE        walking level, one stretch per line: steps vx vz(m/s) jump(0/1);\n"
+        "                     in the window it plays one step per frame instead of the keys\n"
+        "  --replay           walking level: replay the round from its snapshots once it is\n"
+        "                     over and print the replay's final state (the same as the round's)\n"
+        "  --frames N         window: quit after N frames\n"
+        "  --screenshot FILE  window: write the last frame as PNG (needs --frames)\n",
+        level_count());
 }
 
 /* An integer in [min, max]; false after a message naming the option. */
@@ -45,7 +50,8 @@ static bool parse_int(const char *option, const char *text, int min, int max, in
 
 static bool takes_value(const char *arg)
 {
-    static const char *const with_value[] = {"--level", "--shots", "--frames", "--screenshot"};
+    static const char *const with_value[] = {"--level", "--shots", "--walk", "--frames",
+                                             "--screenshot"};
     for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; ++i) {
         if (strcmp(arg, with_value[i]) == 0) {
             return true;
@@ -59,6 +65,17 @@ static bool check_combination(const options *opt)
 {
     if (opt->shots && !opt->headless) {
         fprintf(stderr, "cairn-game: --shots needs --headless\n");
+        return false;
+    }
+    level_layout layout;
+    if ((opt->play.walk || opt->play.replay) && level_build(opt->play.level, &layout) &&
+        layout.kind != LEVEL_WALK) {
+        fprintf(stderr, "cairn-game: level %d is shot at: --walk and --replay are for walking\n",
+                opt->play.level);
+        return false;
+    }
+    if (opt->shots && opt->play.walk) {
+        fprintf(stderr, "cairn-game: --shots or --walk, not both\n");
         return false;
     }
     if (opt->headless && (opt->play.frames > 0 || opt->play.screenshot)) {
@@ -87,6 +104,8 @@ static int parse(int argc, char **argv, options *opt)
             return 1;
         } else if (strcmp(arg, "--headless") == 0) {
             opt->headless = true;
+        } else if (strcmp(arg, "--replay") == 0) {
+            opt->play.replay = true;
         } else if (strcmp(arg, "--level") == 0) {
             if (!parse_int(arg, argv[++i], 1, level_count(), &opt->play.level)) {
                 return 2;
@@ -97,6 +116,8 @@ static int parse(int argc, char **argv, options *opt)
             }
         } else if (strcmp(arg, "--shots") == 0) {
             opt->shots = argv[++i];
+        } else if (strcmp(arg, "--walk") == 0) {
+            opt->play.walk = argv[++i];
         } else if (strcmp(arg, "--screenshot") == 0) {
             opt->play.screenshot = argv[++i];
         } else {
@@ -116,7 +137,8 @@ int main(int argc, char **argv)
         return code == 1 ? 0 : code;
     }
     if (opt.headless) {
-        return headless_run(opt.play.level, opt.shots);
+        headless_options run = {opt.play.level, opt.shots, opt.play.walk, opt.play.replay};
+        return headless_run(&run);
     }
     return play_run(&opt.play);
 }

@@ -1,10 +1,12 @@
 /* The windowed game: one round at a time drawn by the viewer's renderer, a fixed 60 Hz step
-   fed by real time, mouse aiming, and keys for speed, restart and the next level. */
+   fed by real time, mouse aiming (or walking, play_walk.c), and keys for speed, restart and the
+   next level. */
 #include "play.h"
 
 #include "aim.h"
 #include "game.h"
 #include "overlay.h"
+#include "play_walk.h"
 #include "renderer.h"
 #include "screenshot.h"
 #include "shader.h"
@@ -21,29 +23,37 @@
 typedef struct play {
     window win;
     renderer *renderer;
-    overlay *hud; /* the text panel; NULL when its shaders fail: the game still plays */
+    overlay *hud;       /* the text panel; NULL when its shaders fail: the game still plays */
+    debug_lines *lines; /* the character's outline; NULL when its shaders fail */
     camera cam;
     game round;
+    play_walk walk;     /* the walking level's recording and replay */
+    walk_script script; /* --walk: plays instead of the keys, one step per frame */
+    bool scripted;
+    bool auto_replay; /* --replay */
     int level;
     float speed; /* m/s */
     float mouse_x, mouse_y;
-    double lag; /* s of real time not yet simulated */
+    double lag;   /* s of real time not yet simulated */
+    bool walking; /* the round is a walking one */
     bool quit;
 } play;
 
-static camera start_camera(void)
+/* From +Z: behind the launcher, or behind the walking character (W walks towards -Z). */
+static camera start_camera(const game *round)
 {
     camera cam = camera_default();
     cam.target = (vec3s){{0.0f, LEVEL_PLATFORM_TOP + 0.5f, 0.0f}};
-    cam.yaw = 0.0f; /* from +Z, behind the launcher */
-    cam.pitch = 0.25f;
-    cam.distance = 16.0f;
+    cam.yaw = 0.0f;
+    cam.pitch = round->character ? 0.45f : 0.25f;
+    cam.distance = round->character ? 9.0f : 16.0f;
     return cam;
 }
 
 /* Replaces the round with a fresh one of p->level; false (message on stderr) on failure. */
 static bool start_round(play *p)
 {
+    play_walk_end(&p->walk, p->renderer);
     renderer_forget_shapes(p->renderer); /* the old world's shapes are about to be freed */
     game_stop(&p->round);
     p->lag = 0.0;
@@ -51,14 +61,22 @@ static bool start_round(play *p)
         fprintf(stderr, "cairn-game: %s\n", p->round.message);
         return false;
     }
+    if (p->round.character) {
+        play_walk_begin(&p->walk, &p->round, p->scripted ? &p->script : NULL, p->auto_replay);
+    }
+    bool walking_before = p->walking;
+    p->walking = p->round.character != NULL;
+    if (p->walking != walking_before) {
+        p->cam = start_camera(&p->round);
+    }
     p->speed = p->round.layout.default_speed;
     return true;
 }
 
 static void shoot(play *p)
 {
-    if (game_over(&p->round)) {
-        return; /* the round is frozen: a ball would hang in the air */
+    if (p->walking || game_over(&p->round)) {
+        return; /* nothing to shoot, or the round is frozen: a ball would hang in the air */
     }
     int width, height;
     window_drawable_size(&p->win, &width, &height);
@@ -81,6 +99,10 @@ static void change_speed(play *p, float delta)
 /* Keys; false when a new round cannot be built. */
 static bool handle_key(play *p, const SDL_KeyboardEvent *key)
 {
+    if (p->walking && !key->repeat &&
+        play_walk_key(&p->walk, &p->round, p->renderer, key->keysym.sym)) {
+        return true;
+    }
     switch (key->keysym.sym) {
     case SDLK_ESCAPE:
         p->quit = true;
@@ -143,14 +165,39 @@ static bool handle_event(play *p, const SDL_Event *e)
     }
 }
 
+/* Real time in fixed steps; a scripted round one step per frame, so that it plays the same
+   whatever the frame rate. */
 static void simulate(play *p, double elapsed)
 {
     p->lag += elapsed < MAX_FRAME_S ? elapsed : MAX_FRAME_S;
+    if (p->scripted) {
+        p->lag = GAME_DT;
+    }
     while (p->lag >= GAME_DT) {
         p->lag -= GAME_DT;
-        if (!game_over(&p->round)) {
+        if (p->walking) {
+            play_walk_step(&p->walk, &p->round, &p->cam, p->renderer);
+        } else if (!game_over(&p->round)) {
             game_step(&p->round);
         }
+    }
+}
+
+static void shooting_text(const play *p, char *text, size_t capacity)
+{
+    const game *g = &p->round;
+    int n = snprintf(text, capacity,
+                     "level %d/%d %s   score %d/%d   shots left %d/%d   speed %.0f m/s   %.0f s\n",
+                     p->level, level_count(), g->layout.name, g->score, g->layout.block_count,
+                     game_shots_left(g), g->layout.shots, (double)p->speed, (double)game_time(g));
+    if (game_over(g)) {
+        snprintf(text + n, capacity - (size_t)n,
+                 "ROUND OVER: %d of %d blocks on the ground.  R again   N next level   Esc quit",
+                 g->score, g->layout.block_count);
+    } else {
+        snprintf(text + n, capacity - (size_t)n,
+                 "aim with the mouse, left click or Space shoots   Up/Down or Shift+wheel speed\n"
+                 "right drag orbits   wheel zooms   R restart   N next level   Esc quit");
     }
 }
 
@@ -161,18 +208,13 @@ static void draw_hud(play *p, int width, int height)
     }
     const game *g = &p->round;
     char text[512];
-    int n = snprintf(text, sizeof text,
-                     "level %d/%d %s   score %d/%d   shots left %d/%d   speed %.0f m/s   %.0f s\n",
-                     p->level, level_count(), g->layout.name, g->score, g->layout.block_count,
-                     game_shots_left(g), g->layout.shots, (double)p->speed, (double)game_time(g));
-    if (game_over(g)) {
-        snprintf(text + n, sizeof text - (size_t)n,
-                 "ROUND OVER: %d of %d blocks on the ground.  R again   N next level   Esc quit",
-                 g->score, g->layout.block_count);
+    if (p->walking) {
+        int n =
+            snprintf(text, sizeof text, "level %d/%d %s   score %d/%d   %.0f s\n", p->level,
+                     level_count(), g->layout.name, g->score, g->layout.goal, (double)game_time(g));
+        play_walk_text(&p->walk, g, text + n, sizeof text - (size_t)n);
     } else {
-        snprintf(text + n, sizeof text - (size_t)n,
-                 "aim with the mouse, left click or Space shoots   Up/Down or Shift+wheel speed\n"
-                 "right drag orbits   wheel zooms   R restart   N next level   Esc quit");
+        shooting_text(p, text, sizeof text);
     }
     overlay_begin(p->hud, width, height);
     overlay_text(p->hud, OVERLAY_TOP_LEFT, 0, text);
@@ -188,18 +230,36 @@ static bool open_view(play *p)
     shader_dir_find(shader_dir, sizeof shader_dir);
     p->renderer = renderer_create(shader_dir);
     p->hud = p->renderer ? overlay_create(shader_dir) : NULL;
-    p->cam = start_camera();
+    p->lines = p->renderer ? debug_lines_create(shader_dir) : NULL;
+    p->cam = start_camera(&p->round);
     return p->renderer != NULL;
 }
 
 static void close_view(play *p)
 {
+    play_walk_end(&p->walk, p->renderer);
     game_stop(&p->round); /* before the renderer: it may still hold the world's shapes */
+    if (p->lines) {
+        debug_lines_destroy(p->lines);
+    }
     overlay_destroy(p->hud);
     renderer_destroy(p->renderer);
     if (p->win.sdl) {
         window_close(&p->win);
     }
+}
+
+/* The round on screen (a walking round's replay while it plays), followed by the camera. */
+static void draw_world(play *p, int width, int height)
+{
+    if (!p->walking) {
+        renderer_draw(p->renderer, p->round.world, &p->cam, width, height);
+        return;
+    }
+    play_walk_follow(&p->walk, &p->round, &p->cam);
+    const game *shown = play_walk_shown(&p->walk, &p->round);
+    renderer_draw(p->renderer, shown->world, &p->cam, width, height);
+    play_walk_draw(&p->walk, &p->round, p->lines, p->renderer);
 }
 
 static bool frame_loop(play *p, const play_options *opt)
@@ -217,7 +277,7 @@ static bool frame_loop(play *p, const play_options *opt)
         last = now;
         int width, height;
         window_drawable_size(&p->win, &width, &height);
-        renderer_draw(p->renderer, p->round.world, &p->cam, width, height);
+        draw_world(p, width, height);
         draw_hud(p, width, height);
         bool last_frame = opt->frames > 0 && frame >= opt->frames;
         /* Read before the swap: afterwards the back buffer's contents are undefined. */
@@ -233,8 +293,14 @@ static bool frame_loop(play *p, const play_options *opt)
 
 int play_run(const play_options *opt)
 {
-    play p = {.level = opt->level};
+    play p = {.level = opt->level, .scripted = opt->walk != NULL, .auto_replay = opt->replay};
+    char error[512];
+    if (opt->walk && !walk_script_load(opt->walk, &p.script, error, sizeof error)) {
+        fprintf(stderr, "cairn-game: %s\n", error);
+        return 2;
+    }
     bool ok = open_view(&p) && start_round(&p) && frame_loop(&p, opt);
     close_view(&p);
+    walk_script_free(&p.script);
     return ok ? 0 : 1;
 }

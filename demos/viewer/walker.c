@@ -4,37 +4,26 @@
 #include <SDL.h>
 #include <math.h>
 
-#define WALK_SPEED  4.0f /* m/s, Shift: twice */
-#define JUMP_SPEED  5.5f /* m/s up: about 1.5 m high */
-#define GRAVITY     9.81f
-#define HALF_HEIGHT 0.5f
-#define RADIUS      0.3f
-
 bool walker_toggle(walker *w, cairn_world *world, const camera *cam)
 {
     if (w->character != NULL) {
         walker_clear(w);
         return false;
     }
-    cairn_character_def def = cairn_character_default_def();
-    def.half_height = HALF_HEIGHT;
-    def.radius = RADIUS;
     /* dropped from above the target onto whatever is below it */
     vec3s start = cam->target;
     start.y += 1.5f;
     cairn_ray_hit hit;
     if (cairn_world_raycast(world, start, (vec3s){{0, -100, 0}}, &hit))
-        start.y = hit.point.y + HALF_HEIGHT + RADIUS + 0.05f;
-    def.position = start;
+        start.y = hit.point.y + WALK_HALF_HEIGHT + WALK_RADIUS + 0.05f;
+    cairn_character_def def = walk_character_def(start);
     w->character = cairn_character_create(world, &def);
     w->world = world;
     return w->character != NULL;
 }
 
-void walker_step(walker *w, const camera *cam, const unsigned char *keys, float dt)
+vec3s walker_walk_velocity(const camera *cam, const unsigned char *keys)
 {
-    if (w->character == NULL)
-        return;
     vec3s forward = camera_forward(cam);
     forward.y = 0.0f;
     float length = glms_vec3_norm(forward);
@@ -43,14 +32,22 @@ void walker_step(walker *w, const camera *cam, const unsigned char *keys, float 
     float ahead = (float)keys[SDL_SCANCODE_W] - (float)keys[SDL_SCANCODE_S];
     float aside = (float)keys[SDL_SCANCODE_D] - (float)keys[SDL_SCANCODE_A];
     float speed = WALK_SPEED * (keys[SDL_SCANCODE_LSHIFT] ? 2.0f : 1.0f);
-    vec3s walk = glms_vec3_add(glms_vec3_scale(forward, ahead * speed),
-                               glms_vec3_scale(right, aside * speed));
-    cairn_character_ground ground = cairn_character_ground_state(w->character);
-    float vertical = cairn_character_velocity(w->character).y - GRAVITY * dt;
-    if (ground.on_ground)
-        vertical = keys[SDL_SCANCODE_SPACE] ? JUMP_SPEED : 0.0f;
-    walk.y = vertical;
-    cairn_character_move(w->character, walk, dt);
+    return glms_vec3_add(glms_vec3_scale(forward, ahead * speed),
+                         glms_vec3_scale(right, aside * speed));
+}
+
+bool walker_jump_held(const unsigned char *keys)
+{
+    return keys[SDL_SCANCODE_SPACE] != 0;
+}
+
+void walker_step(walker *w, const camera *cam, const unsigned char *keys, float dt)
+{
+    if (w->character == NULL)
+        return;
+    vec3s walk = walker_walk_velocity(cam, keys);
+    vec3s velocity = walk_move_velocity(w->character, walk, walker_jump_held(keys), dt);
+    cairn_character_move(w->character, velocity, dt);
 }
 
 void walker_follow(const walker *w, camera *cam)
@@ -64,8 +61,8 @@ static void ring(debug_lines *lines, vec3s centre, float y, vec4s colour)
 {
     for (int k = 0; k < 16; ++k) {
         float a0 = (float)k * GLM_PIf / 8.0f, a1 = (float)(k + 1) * GLM_PIf / 8.0f;
-        vec3s p0 = {{centre.x + RADIUS * cosf(a0), y, centre.z + RADIUS * sinf(a0)}};
-        vec3s p1 = {{centre.x + RADIUS * cosf(a1), y, centre.z + RADIUS * sinf(a1)}};
+        vec3s p0 = {{centre.x + WALK_RADIUS * cosf(a0), y, centre.z + WALK_RADIUS * sinf(a0)}};
+        vec3s p1 = {{centre.x + WALK_RADIUS * cosf(a1), y, centre.z + WALK_RADIUS * sinf(a1)}};
         debug_lines_add(lines, p0, p1, colour);
     }
 }
@@ -77,16 +74,16 @@ void walker_draw(const walker *w, debug_lines *lines)
     vec3s c = cairn_character_position(w->character);
     bool grounded = cairn_character_ground_state(w->character).on_ground;
     vec4s colour = grounded ? (vec4s){{0.3f, 1.0f, 0.4f, 1}} : (vec4s){{1.0f, 0.7f, 0.2f, 1}};
-    ring(lines, c, c.y - HALF_HEIGHT, colour);
-    ring(lines, c, c.y + HALF_HEIGHT, colour);
-    ring(lines, c, c.y - HALF_HEIGHT - RADIUS * 0.7f, colour);
-    ring(lines, c, c.y + HALF_HEIGHT + RADIUS * 0.7f, colour);
+    ring(lines, c, c.y - WALK_HALF_HEIGHT, colour);
+    ring(lines, c, c.y + WALK_HALF_HEIGHT, colour);
+    ring(lines, c, c.y - WALK_HALF_HEIGHT - WALK_RADIUS * 0.7f, colour);
+    ring(lines, c, c.y + WALK_HALF_HEIGHT + WALK_RADIUS * 0.7f, colour);
     for (int k = 0; k < 4; ++k) {
         float a = (float)k * GLM_PIf / 2.0f;
-        vec3s side = {{RADIUS * cosf(a), 0.0f, RADIUS * sinf(a)}};
+        vec3s side = {{WALK_RADIUS * cosf(a), 0.0f, WALK_RADIUS * sinf(a)}};
         vec3s bottom = glms_vec3_add(c, side), top = bottom;
-        bottom.y -= HALF_HEIGHT;
-        top.y += HALF_HEIGHT;
+        bottom.y -= WALK_HALF_HEIGHT;
+        top.y += WALK_HALF_HEIGHT;
         debug_lines_add(lines, bottom, top, colour);
     }
 }
