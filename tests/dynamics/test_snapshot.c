@@ -106,6 +106,60 @@ Test(snapshot, a_world_never_stepped)
     check_round_trip(0, 120);
 }
 
+/* Crates resting on a raised static box from the start, then one spawned onto another and one
+   teleported away from its neighbour right before the save: pairs the saved world had not
+   published yet, whose contacts its next step makes (or drops). */
+static cairn_world *build_crates(void)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    scene_body(world, cairn_shape_box(v3(3, 0.5f, 3), 0.0f), CAIRN_STATIC, scene_at(v3(0, 3.5f, 0)),
+               1000.0f, 0.6f, 0.0f);
+    for (int i = 0; i < 3; ++i)
+        scene_body(world, cairn_shape_box(v3(0.4f, 0.3f, 0.4f), 0.02f), CAIRN_DYNAMIC,
+                   scene_at(v3(-1.5f + 1.5f * (float)i, 4.3f, 0)), 150.0f, 0.6f, 0.0f);
+    return world;
+}
+
+static void spawn_and_teleport(cairn_world *world)
+{
+    cairn_body_id ids[8];
+    int n = cairn_world_bodies(world, ids, 8);
+    cr_assert_eq(n, 5, "%d bodies", n); /* floor, raised box, three crates */
+    scene_body(world, cairn_shape_box(v3(0.4f, 0.3f, 0.4f), 0.02f), CAIRN_DYNAMIC,
+               scene_at(v3(0, 4.9f, 0)), 150.0f, 0.6f, 0.0f); /* onto the middle crate */
+    cairn_transform away = cairn_body_transform(world, ids[4]);
+    away.position.x = 10.0f; /* away from the raised box: it falls to the floor */
+    cr_assert(cairn_body_set_transform(world, ids[4], away), "%s", cairn_last_error());
+}
+
+Test(snapshot, pairs_pending_at_the_save)
+{
+    for (int at = 0; at <= 30; at += 30) {
+        cairn_world *world = build_crates();
+        run(world, at);
+        if (at > 0)
+            spawn_and_teleport(world);
+        size_t size;
+        void *snapshot = save(world, &size);
+        run(world, 90);
+        uint64_t expect = cairn_world_state_hash(world);
+        cairn_world *fresh = build_crates();
+        run(fresh, at);
+        if (at > 0)
+            spawn_and_teleport(fresh);
+        cr_assert(cairn_world_restore(fresh, snapshot, size), "%s", cairn_last_error());
+        run(fresh, 90);
+        cr_expect_eq(cairn_world_state_hash(fresh), expect, "saved at step %d: a fresh world", at);
+        cr_assert(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+        run(world, 90);
+        cr_expect_eq(cairn_world_state_hash(world), expect, "saved at step %d: in place", at);
+        free(snapshot);
+        cairn_world_destroy(world);
+        cairn_world_destroy(fresh);
+    }
+}
+
 Test(snapshot, welds_broken_after_the_save_come_back)
 {
     /* the ball breaks the weld at about 1.3 s: saved before, the weld is restored */

@@ -3,6 +3,7 @@
    the filter changes. */
 #include "dynamics/world_state.h"
 
+#include "core/alloc.h"
 #include "core/error.h"
 
 #include <stdlib.h>
@@ -71,6 +72,80 @@ bool contacts_refilter(cairn_world *world)
         if (contact_wanted(world, pair.a, pair.b) && !has_contact(world, pair, kept))
             world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
     contacts_merge_sorted_tail(&world->contacts, kept);
+    return true;
+}
+
+static int compare_keys(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Drops the contacts of arr whose pair the broadphase no longer has. */
+static void drop_stale(cairn_world *world, contact_array *contacts)
+{
+    int kept = 0;
+    for (int i = 0; i < contacts->count; ++i) {
+        contact *c = &contacts->data[i];
+        if (broadphase_pair_exists(&world->broadphase, c->body_a, c->body_b))
+            contacts->data[kept++] = *c;
+        else
+            contact_dispose(world, c);
+    }
+    contacts->count = kept;
+}
+
+/* The parked contacts' pairs, sorted (they are kept in any order); *bytes for the free. */
+static uint64_t *parked_keys(const cairn_world *world, size_t *bytes)
+{
+    int n = world->parked.count;
+    *bytes = sizeof(uint64_t) * (size_t)(n > 0 ? n : 1);
+    uint64_t *keys = mem_alloc(*bytes);
+    if (keys == NULL)
+        return NULL;
+    for (int i = 0; i < n; ++i)
+        keys[i] = pair_key(world->parked.data[i].body_a, world->parked.data[i].body_b);
+    qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+    return keys;
+}
+
+static bool missing(const cairn_world *world, broadphase_pair pair, const uint64_t *parked)
+{
+    uint64_t key = pair_key(pair.a, pair.b);
+    return contact_wanted(world, pair.a, pair.b) &&
+           !has_contact(world, pair, world->contacts.count) &&
+           !bsearch(&key, parked, (size_t)world->parked.count, sizeof key, compare_keys);
+}
+
+static int count_pending(const cairn_world *world, const uint64_t *parked)
+{
+    int count = 0, cursor = 0;
+    broadphase_pair pair;
+    while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
+        count += missing(world, pair, parked);
+    return count;
+}
+
+bool contacts_reconcile(cairn_world *world)
+{
+    drop_stale(world, &world->contacts);
+    drop_stale(world, &world->parked);
+    size_t bytes;
+    uint64_t *parked = parked_keys(world, &bytes);
+    /* twice the missing count: room for the merge to copy them past the end */
+    if (parked == NULL || !array_reserve(&world->contacts, world->contacts.count +
+                                                               2 * count_pending(world, parked))) {
+        mem_free(parked, bytes);
+        world->refilter_pending = true;
+        return error_set("cairn_world_restore: out of memory making the pending pairs' contacts");
+    }
+    int before = world->contacts.count, cursor = 0;
+    broadphase_pair pair;
+    while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
+        if (missing(world, pair, parked))
+            world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
+    mem_free(parked, bytes);
+    contacts_merge_sorted_tail(&world->contacts, before);
     return true;
 }
 

@@ -618,6 +618,9 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
     memset(&w->stats, 0, sizeof w->stats);
     /* publish the pairs of the restored boxes; the next step's changes are measured from them */
     broadphase_update_pairs(&w->broadphase);
+    /* pairs still pending at the save (bodies made or moved after its last step) get the
+       contacts the saved world's next step would have made */
+    contacts_reconcile(w);
 }
 
 bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)

@@ -132,6 +132,12 @@ void joints_break(cairn_world *world);
 void joints_free(cairn_world *world);
 /* Re-decides every broadphase pair's contact (contact_filter.c). */
 bool contacts_refilter(cairn_world *world);
+/* After a restore has published the broadphase pairs of the saved boxes: drops the contacts
+   whose pair is gone and makes the contacts the next step would have made for pairs that were
+   still pending when the snapshot was taken (bodies created or moved after the last step), so
+   the world steps on as the saved one would. False when memory ran out (error set): the pairs
+   are then decided again at the next step (refilter_pending). */
+bool contacts_reconcile(cairn_world *world);
 
 /* The world is going: its characters stay, but can no longer move (character.c). */
 void characters_orphan(cairn_world *world);
