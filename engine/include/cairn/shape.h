@@ -84,18 +84,17 @@ CAIRN_API cairn_shape *cairn_shape_mesh(const vec3s *vertices, int vertex_count,
    and positive, a sample farther than 1e6 m from the origin. */
 CAIRN_API cairn_shape *cairn_shape_heightfield(const float *heights, int count_x, int count_z,
                                                vec3s scale);
-/* Triangles kept in a mesh or heightfield (0 for other shapes). Triangle indices run over
-   [0, count): for a mesh in the order given (after dropping degenerate ones), for a heightfield
-   2 * (z * (count_x - 1) + x) + k, k = 0 for the triangle at sample (x, z), 1 for the other. */
+/* Triangle indices of a mesh or heightfield run over [0, count) (0 for other shapes): for a mesh
+   the triangles as given to cairn_shape_mesh (dropped ones included, so indices stay the
+   caller's), for a heightfield 2 * (z * (count_x - 1) + x) + k, k = 0 for the triangle
+   (x,z) (x,z+1) (x+1,z+1), 1 for (x,z) (x+1,z+1) (x+1,z). Ray hits and contact feature ids
+   use these indices. */
 CAIRN_API int cairn_shape_triangle_count(const cairn_shape *shape);
 /* The corners of a triangle in the shape's frame, counter-clockwise seen from its front; false
-   for other shapes or an index out of range. */
+   for other shapes, an index out of range or a dropped (degenerate) mesh triangle. */
 CAIRN_API bool cairn_shape_triangle(const cairn_shape *shape, int triangle, vec3s corners[3]);
 /* Degenerate triangles a mesh dropped when it was built (0 for other shapes). */
 CAIRN_API int cairn_mesh_dropped_count(const cairn_shape *shape);
-/* For a mesh: the index, in the triangles given to cairn_shape_mesh, of kept triangle
-   `triangle` (-1 for other shapes or out of range); for a heightfield: triangle itself. */
-CAIRN_API int cairn_shape_triangle_source(const cairn_shape *shape, int triangle);
 
 /* Adds one reference (a body retains its shape itself). NULL is ignored. */
 CAIRN_API void cairn_shape_retain(cairn_shape *shape);
