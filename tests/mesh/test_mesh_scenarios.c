@@ -186,3 +186,35 @@ Test(mesh_scenarios, a_fast_small_sphere_does_not_pass_through_a_mesh_floor)
         cairn_world_destroy(world);
     }
 }
+
+/* A big static heightfield and a big kinematic mesh floor under many bodies: the broadphase
+   pairs each body with the one large box (static tree, and the cells for the kinematic one). */
+static void drop_many_on(cairn_shape *ground, cairn_body_type type, cairn_transform xf)
+{
+    cairn_world *world = scene_default_world();
+    scene_body_ex(world, ground, type, xf, 1000, 0.5f, 0, true);
+    cairn_body_id balls[64];
+    test_rng r = {21};
+    for (int i = 0; i < 64; ++i)
+        balls[i] = scene_body_ex(
+            world, cairn_shape_sphere(0.3f), CAIRN_DYNAMIC,
+            at(v3(rng_range(&r, -18, 18), rng_range(&r, 1, 3), rng_range(&r, -18, 18))), 1000, 0.5f,
+            0, true);
+    for (int i = 0; i < 120; ++i)
+        cairn_world_step(world, SCENE_DT);
+    int below = 0;
+    for (int i = 0; i < 64; ++i)
+        below += cairn_body_transform(world, balls[i]).position.y < 0.29f;
+    cr_expect_eq(below, 0, "%d of 64 balls sank below a %s floor", below,
+                 type == CAIRN_STATIC ? "static" : "kinematic");
+    cairn_world_destroy(world);
+}
+
+Test(mesh_scenarios, many_bodies_rest_on_one_large_static_or_kinematic_floor)
+{
+    enum { N = 81 };
+    static float flat[N * N];
+    drop_many_on(cairn_shape_heightfield(flat, N, N, v3(0.5f, 1, 0.5f)), CAIRN_STATIC,
+                 at(v3(-20, 0, -20)));
+    drop_many_on(floor_mesh(80, 0.5f, 0.0f), CAIRN_KINEMATIC, identity);
+}
