@@ -127,17 +127,21 @@ Test(mesh_scenarios, a_sphere_rolls_down_a_mesh_ramp_at_five_sevenths_g_sin_thet
     cairn_world_destroy(world);
 }
 
-/* A box sliding at 5 m/s across the tessellated floor along an edge direction (x). */
-Test(mesh_scenarios, a_box_sliding_along_mesh_edges_stops_at_v2_over_2_mu_g)
+/* A box sliding at 5 m/s across a tessellated ground along direction (dx, 0, dz): the distance
+   to rest against v^2 / (2 mu g), and the largest |vy| and |w| on the way (ghost bumps). */
+static void slide_box(cairn_shape *ground, cairn_transform ground_xf, float dx, float dz,
+                      const char *label)
 {
     cairn_world *world = scene_default_world();
     float mu = 0.5f;
-    scene_body_ex(world, floor_mesh(24, 0.5f, 0.0f), CAIRN_STATIC, identity, 1000, mu, 0, true);
+    scene_body_ex(world, ground, CAIRN_STATIC, ground_xf, 1000, mu, 0, true);
     vec3s half = {{0.4f, 0.25f, 0.4f}};
+    vec3s dir = glms_vec3_normalize(v3(dx, 0, dz));
+    vec3s start = glms_vec3_add(glms_vec3_scale(dir, -3.2f), v3(0.1f * dz, half.y, 0.1f));
     cairn_body_def def = cairn_body_default_def();
     def.shape = cairn_shape_box(half, SCENE_RADIUS);
-    def.transform = at(v3(-4.5f, half.y, 0.1f));
-    def.linear_velocity = v3(5, 0, 0);
+    def.transform = at(start);
+    def.linear_velocity = glms_vec3_scale(dir, 5.0f);
     def.friction = mu;
     def.allow_sleep = false;
     cairn_body_id box = cairn_body_create(world, &def);
@@ -148,15 +152,75 @@ Test(mesh_scenarios, a_box_sliding_along_mesh_edges_stops_at_v2_over_2_mu_g)
         max_vy = fmaxf(max_vy, fabsf(cairn_body_linear_velocity(world, box).y));
         max_w = fmaxf(max_w, glms_vec3_norm(cairn_body_angular_velocity(world, box)));
     }
-    float distance = cairn_body_transform(world, box).position.x + 4.5f;
+    vec3s moved = glms_vec3_sub(cairn_body_transform(world, box).position, start);
+    float distance = glms_vec3_dot(moved, dir);
     double expected = 25.0 / (2.0 * mu * SCENE_G);
     double error = fabs(distance - expected) / expected;
-    printf("slide along edges: %.4f m vs %.4f m (error %.2f%%), max |vy| %.4f m/s, max |w| "
-           "%.4f rad/s\n",
+    printf("%s: %.4f m vs %.4f m (error %.2f%%), max |vy| %.4f m/s, max |w| %.4f rad/s\n", label,
            (double)distance, expected, 100.0 * error, (double)max_vy, (double)max_w);
-    cr_expect_lt(error, 0.03, "slid %g m, expected %g m", (double)distance, expected);
+    cr_expect_lt(error, 0.03, "%s: slid %g m, expected %g m", label, (double)distance, expected);
+    cr_expect_lt(max_vy, 0.05f, "%s: |vy| reached %g m/s", label, (double)max_vy);
+    cr_expect_lt(max_w, 0.1f, "%s: |w| reached %g rad/s", label, (double)max_w);
     cr_expect_lt(glms_vec3_norm(cairn_body_linear_velocity(world, box)), 0.01f);
     cairn_world_destroy(world);
+}
+
+Test(mesh_scenarios, a_box_sliding_along_mesh_edges_stops_at_v2_over_2_mu_g)
+{
+    slide_box(floor_mesh(24, 0.5f, 0.0f), identity, 1, 0, "slide along edges");
+}
+
+Test(mesh_scenarios, a_box_sliding_diagonally_across_mesh_edges_stops_at_v2_over_2_mu_g)
+{
+    slide_box(floor_mesh(24, 0.5f, 0.0f), identity, 1, 1, "slide diagonally");
+}
+
+Test(mesh_scenarios, a_box_sliding_on_a_flat_heightfield_stops_at_v2_over_2_mu_g)
+{
+    enum { N = 25 };
+    static float flat[N * N];
+    slide_box(cairn_shape_heightfield(flat, N, N, v3(0.5f, 1, 0.5f)), at(v3(-6, 0, -6)), 1, 1,
+              "heightfield slide diagonally");
+}
+
+/* A sphere rolling diagonally at 5 m/s across the seams keeps to its line and does not hop:
+   along the triangles' diagonals through their vertices (z_offset 0) and beside them. */
+static void roll_diagonally(float z_offset)
+{
+    cairn_world *world = scene_default_world();
+    scene_body_ex(world, floor_mesh(24, 0.5f, 0.0f), CAIRN_STATIC, identity, 1000, 0.5f, 0, true);
+    float r = 0.25f;
+    vec3s dir = glms_vec3_normalize(v3(1, 0, 1));
+    vec3s start = v3(-4.2f, r, -4.2f + z_offset);
+    cairn_body_def def = cairn_body_default_def();
+    def.shape = cairn_shape_sphere(r);
+    def.transform = at(start);
+    def.linear_velocity = glms_vec3_scale(dir, 5.0f);
+    /* rolling from the start: w = v / r about the axis across the motion */
+    def.angular_velocity = glms_vec3_scale(glms_vec3_cross(v3(0, 1, 0), dir), 5.0f / r);
+    def.allow_sleep = false;
+    cairn_body_id ball = cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    float deviation = 0, travelled = 0, max_vy = 0;
+    while (travelled < 8.0f) {
+        cairn_world_step(world, SCENE_DT);
+        vec3s moved = glms_vec3_sub(cairn_body_transform(world, ball).position, start);
+        travelled = glms_vec3_dot(moved, dir);
+        vec3s off = glms_vec3_sub(moved, glms_vec3_scale(dir, travelled));
+        deviation = fmaxf(deviation, sqrtf(off.x * off.x + off.z * off.z));
+        max_vy = fmaxf(max_vy, fabsf(cairn_body_linear_velocity(world, ball).y));
+    }
+    printf("roll diagonally (offset %.1f): deviation %.4f m over 8 m, max |vy| %.4f m/s\n",
+           (double)z_offset, (double)deviation, (double)max_vy);
+    cr_expect_lt(deviation, 0.01f, "left its line by %g m", (double)deviation);
+    cr_expect_lt(max_vy, 0.05f, "hopped at %g m/s", (double)max_vy);
+    cairn_world_destroy(world);
+}
+
+Test(mesh_scenarios, a_sphere_rolling_diagonally_keeps_its_line)
+{
+    roll_diagonally(0.0f);
+    roll_diagonally(0.1f);
 }
 
 Test(mesh_scenarios, a_fast_small_sphere_does_not_pass_through_a_mesh_floor)

@@ -37,7 +37,10 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
 /* Cosine of the largest angle between a contact normal and the triangle's front normal for which
    the contact is kept (below it, the normal points into the back half-space). */
 #define MESH_BACK_FACE_COSINE 0.0f
-/* Contact normals within about 2.5 degrees of the face normal count as the face's. */
-#define MESH_FACE_COSINE 0.999f
+/* Contact normals within about 0.25 degrees of the face normal count as the face's (rounding);
+   any larger tilt at an inactive edge or vertex is a ghost. A sphere just past a flat seam
+   touches the seam with a normal tilted by a fraction of a degree, at a point beside the one
+   under its centre: kept, that point made a rolling sphere hop at every seam. */
+#define MESH_FACE_COSINE 0.99999f
 
 #endif
