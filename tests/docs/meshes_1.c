@@ -12,8 +12,8 @@ int main(void)
     cairn_shape *floor = cairn_shape_mesh(vertices, 4, indices, 2);
 
     /* A 5 x 5 heightfield of 1 m cells, a hill in the middle, placed beside the floor. */
-    float heights[25] = {0, 0, 0, 0, 0, 0, 0.5f, 0.5f, 0.5f, 0, 0, 0.5f, 1, 0.5f, 0,
-                         0, 0.5f, 0.5f, 0.5f, 0, 0, 0, 0, 0, 0};
+    float heights[25] = {0,    0, 0, 0,    0,    0,    0.5f, 0.5f, 0.5f, 0, 0, 0.5f, 1,
+                         0.5f, 0, 0, 0.5f, 0.5f, 0.5f, 0,    0,    0,    0, 0, 0};
     cairn_shape *hill = cairn_shape_heightfield(heights, 5, 5, (vec3s){{1, 1, 1}});
 
     cairn_body_def def = cairn_body_default_def();
@@ -27,8 +27,8 @@ int main(void)
     /* Triangles are for static and kinematic bodies. */
     def.type = CAIRN_DYNAMIC;
     cairn_body_id rejected = cairn_body_create(world, &def);
-    printf("dynamic heightfield: %s (%s)\n", cairn_body_is_valid(world, rejected) ? "ok" : "refused",
-           cairn_last_error());
+    printf("dynamic heightfield: %s (%s)\n",
+           cairn_body_is_valid(world, rejected) ? "ok" : "refused", cairn_last_error());
 
     cairn_shape *box = cairn_shape_box((vec3s){{0.5f, 0.5f, 0.5f}}, 0.05f);
     def.shape = box;
