@@ -2,7 +2,8 @@
    (collision/mesh_collide.c), against the independent oracle of tests/collision/oracle.h in
    double: spheres by the exact point-triangle distance, boxes, hulls and compounds of boxes by
    brute-force SAT (overlapping) and the minimum over boundary triangle pairs (separated),
-   capsules by the segment-triangle distance. Shallow and deep, at offsets 0 and 1e3. Each
+   capsules by the segment-triangle distance, cylinders bracketed by an inscribed and a
+   circumscribed 24-sided prism. Shallow and deep, at offsets 0 and 1e3. Each
    piece's query must give the oracle's signed distance (and normal, when separated); the body
    pair's manifolds must have no point deeper than that and the deepest within 1 cm of it. */
 #include <criterion/criterion.h>
@@ -10,8 +11,11 @@
 #include "collision/mesh_collide.h"
 #include "collision/oracle.h"
 
-enum { KIND_SPHERE, KIND_BOX, KIND_HULL, KIND_CAPSULE, KIND_COMPOUND, KIND_COUNT };
-static const char *const kind_names[KIND_COUNT] = {"sphere", "box", "hull", "capsule", "compound"};
+enum { KIND_SPHERE, KIND_BOX, KIND_HULL, KIND_CAPSULE, KIND_CYLINDER, KIND_COMPOUND, KIND_COUNT };
+static const char *const kind_names[KIND_COUNT] = {"sphere",  "box",      "hull",
+                                                   "capsule", "cylinder", "compound"};
+/* Cylinders are bracketed by prisms of this many sides, inscribed and circumscribed. */
+enum { CYLINDER_SIDES = 24 };
 static const float margin = 0.05f;
 
 static cairn_shape *make_shape(int kind, oracle_rng *rng)
@@ -35,6 +39,9 @@ static cairn_shape *make_shape(int kind, oracle_rng *rng)
     case KIND_CAPSULE:
         return cairn_shape_capsule((float)oracle_uniform(rng, 0.1, 0.5),
                                    (float)oracle_uniform(rng, 0.1, 0.4));
+    case KIND_CYLINDER:
+        return cairn_shape_cylinder((float)oracle_uniform(rng, 0.1, 0.5),
+                                    (float)oracle_uniform(rng, 0.1, 0.4), 0.0f);
     default: {
         cairn_shape *a = cairn_shape_box((vec3s){{0.4f, 0.1f, 0.2f}}, 0.0f);
         cairn_shape *b = cairn_shape_box((vec3s){{0.1f, 0.3f, 0.2f}}, 0.0f);
@@ -55,8 +62,65 @@ static void poly_of_triangle(oracle_poly *p, const double c[3][3])
     oracle_poly_from_faces(p, c, 3, faces);
 }
 
-/* The oracle's signed distance (and normal, triangle towards shape) of a convex piece. */
-static oracle_result oracle_piece(const cairn_shape *shape, cairn_transform xf,
+/* A sharp cylinder as a prism of CYLINDER_SIDES sides whose corners are at `corner_radius`. */
+static void poly_of_cylinder(oracle_poly *p, double half_height, double corner_radius,
+                             cairn_transform xf)
+{
+    oracle_xf x = oracle_xf_from(xf);
+    oracle_poly_begin(p);
+    for (int i = 0; i < 2 * CYLINDER_SIDES; ++i) {
+        double angle = 2.0 * ORACLE_PI * (i % CYLINDER_SIDES) / CYLINDER_SIDES;
+        double local[3] = {corner_radius * cos(angle),
+                           i < CYLINDER_SIDES ? half_height : -half_height,
+                           corner_radius * sin(angle)},
+               world[3];
+        oracle_xf_point(&x, local, world);
+        oracle_poly_add_vertex(p, world);
+    }
+    oracle_poly_vertices_done(p);
+    int cap[CYLINDER_SIDES];
+    for (int i = 0; i < CYLINDER_SIDES; ++i)
+        cap[i] = i;
+    oracle_poly_add_face(p, cap, CYLINDER_SIDES);
+    for (int i = 0; i < CYLINDER_SIDES; ++i)
+        cap[i] = CYLINDER_SIDES + i;
+    oracle_poly_add_face(p, cap, CYLINDER_SIDES);
+    for (int i = 0; i < CYLINDER_SIDES; ++i) {
+        int j = (i + 1) % CYLINDER_SIDES;
+        int side[4] = {i, j, CYLINDER_SIDES + j, CYLINDER_SIDES + i};
+        oracle_poly_add_face(p, side, 4);
+    }
+}
+
+/* What the oracle knows of one convex piece: its signed distance within [lo, hi] (equal for
+   every shape but the cylinder, bracketed by an inscribed and a circumscribed prism: the
+   containing one is never farther), and the normal (triangle towards the piece) when exact. */
+typedef struct piece_truth {
+    oracle_result r;
+    double lo, hi;
+    bool exact;
+} piece_truth;
+
+static oracle_result oracle_exact(const cairn_shape *shape, cairn_transform xf,
+                                  const oracle_poly *tri, const double c[3][3]);
+
+static piece_truth oracle_piece(const cairn_shape *shape, cairn_transform xf,
+                                const oracle_poly *tri, const double c[3][3])
+{
+    cairn_shape_params s = cairn_shape_get_params(shape);
+    if (s.type != CAIRN_SHAPE_CYLINDER) {
+        oracle_result r = oracle_exact(shape, xf, tri, c);
+        return (piece_truth){r, r.distance, r.distance, true};
+    }
+    oracle_poly inner, outer;
+    poly_of_cylinder(&inner, s.half_height, s.radius, xf);
+    poly_of_cylinder(&outer, s.half_height, s.radius / cos(ORACLE_PI / CYLINDER_SIDES), xf);
+    oracle_result in = oracle_query(tri, &inner), out = oracle_query(tri, &outer);
+    return (piece_truth){in, out.distance, in.distance, false};
+}
+
+/* The exact oracle for spheres, capsules, boxes and hulls. */
+static oracle_result oracle_exact(const cairn_shape *shape, cairn_transform xf,
                                   const oracle_poly *tri, const double c[3][3])
 {
     oracle_result r;
@@ -139,7 +203,7 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
                          at[2] + up[2] * (target + reach), q);
 
     /* the oracle: the closest (deepest) piece; each piece's query against its own answer */
-    oracle_result truth = {.distance = INFINITY};
+    piece_truth truth = {.r = {.distance = INFINITY}, .lo = INFINITY, .hi = INFINITY};
     double tolerance = offset > 0 ? 2e-3 : 1e-3;
     int pieces = kind == KIND_COMPOUND ? cairn_compound_child_count(shape) : 1;
     for (int i = 0; i < pieces; ++i) {
@@ -152,18 +216,20 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
                 glms_vec3_add(xf.position, glms_quat_rotatev(xf.rotation, local.position));
             child_xf.rotation = glms_quat_mul(xf.rotation, local.rotation);
         }
-        oracle_result r = oracle_piece(piece, child_xf, &tri, world_c);
-        if (isnan(r.distance) || r.distance < truth.distance)
-            truth = r;
+        piece_truth t = oracle_piece(piece, child_xf, &tri, world_c);
+        oracle_result r = t.r;
+        if (isnan(r.distance) || r.distance < truth.r.distance)
+            truth = t;
         cairn_query_result query;
         if (isnan(r.distance) || ov_dot(r.normal, up) < 0.05 ||
             !mesh_triangle_query(mesh, mesh_xf, 0, piece, child_xf, &query))
             continue;
         double n[3] = {query.normal.x, query.normal.y, query.normal.z};
-        double error = fabs(query.distance - r.distance);
+        double d = query.distance;
+        double error = d < t.lo ? t.lo - d : d > t.hi ? d - t.hi : 0.0;
         out->queries++;
         out->worst_query = fmax(out->worst_query, error);
-        if (error > tolerance || (!r.overlap && ov_dot(n, r.normal) < 0.99)) {
+        if (error > tolerance || (t.exact && !r.overlap && ov_dot(n, r.normal) < 0.99)) {
             out->wrong++;
             cr_log_error("%s at %g: query %g, oracle %g (normal dot %g)", kind_names[kind], offset,
                          (double)query.distance, r.distance, ov_dot(n, r.normal));
@@ -174,15 +240,16 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
     int count = mesh_manifolds(mesh, mesh_xf, shape, xf, margin, NULL, 0, m, &stats);
     /* no oracle (a capsule core through the triangle), a normal facing the triangle's back or
        edge-on, or a distance at the margin: not decided here */
-    double facing = ov_dot(truth.normal, up);
-    if (isnan(truth.distance) || facing < 0.05 || fabs(truth.distance - margin) < tolerance) {
+    double facing = ov_dot(truth.r.normal, up);
+    if (isnan(truth.r.distance) || facing < 0.05 ||
+        (truth.lo < margin + tolerance && truth.hi > margin - tolerance)) {
         out->skipped++;
-    } else if (truth.distance > margin) {
+    } else if (truth.lo > margin) {
         out->wrong += count != 0;
         out->checked++;
     } else if (count == 0) {
         out->wrong++, out->checked++;
-        cr_log_error("%s: no contact, oracle distance %g", kind_names[kind], truth.distance);
+        cr_log_error("%s: no contact, oracle distance %g", kind_names[kind], truth.r.distance);
     } else {
         double deepest = INFINITY;
         vec3s normal = m[0].normal;
@@ -196,16 +263,16 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
            shallower than the closest pair (a corner just past the triangle's edge is clipped
            away; the closest pair joins the manifold when 5 mm deeper): no point deeper than the
            truth, and the deepest within 5 mm of it. */
-        double error = deepest - truth.distance;
+        double below = truth.lo - deepest, above = deepest - truth.hi;
         double n[3] = {normal.x, normal.y, normal.z};
         /* overlapping polytopes may tie between axes: then only the depth is checked */
-        bool normal_ok = truth.overlap || ov_dot(n, truth.normal) > 0.99;
+        bool normal_ok = !truth.exact || truth.r.overlap || ov_dot(n, truth.r.normal) > 0.99;
         out->checked++;
-        out->worst = fmax(out->worst, fabs(error));
-        if (error < -tolerance || error > 0.005 + tolerance || !normal_ok) {
+        out->worst = fmax(out->worst, fmax(fmax(below, above), 0.0));
+        if (below > tolerance || above > 0.005 + tolerance || !normal_ok) {
             out->wrong++;
-            cr_log_error("%s at %g: deepest %g, oracle %g (normal dot %g)", kind_names[kind],
-                         offset, deepest, truth.distance, ov_dot(n, truth.normal));
+            cr_log_error("%s at %g: deepest %g, oracle [%g, %g] (normal dot %g)", kind_names[kind],
+                         offset, deepest, truth.lo, truth.hi, ov_dot(n, truth.r.normal));
         }
     }
     cairn_shape_release(shape);
@@ -256,6 +323,11 @@ Test(triangle_contacts, hulls)
 Test(triangle_contacts, capsules)
 {
     run_kind(KIND_CAPSULE);
+}
+
+Test(triangle_contacts, cylinders)
+{
+    run_kind(KIND_CYLINDER);
 }
 
 Test(triangle_contacts, compounds_of_boxes)
