@@ -235,6 +235,28 @@ Test(mesh_queries, shapes_cast_down_onto_a_mesh_stop_at_the_surface)
                   cairn_last_error());
         cr_expect_float_eq(hit.fraction, (height - 0.2f) / 4.0f, 1e-4f);
     }
+    /* the same through the world: the mesh as a static body */
+    cairn_world_def wd = cairn_world_default_def();
+    cairn_world *world = cairn_world_create(&wd);
+    cairn_body_def def = cairn_body_default_def();
+    def.type = CAIRN_STATIC;
+    def.shape = floor;
+    cairn_body_id body = cairn_body_create(world, &def);
+    cairn_shape_cast_hit world_hit;
+    cairn_transform above = {{{0.3f, 2.0f, -0.4f}}, {{0, 0, 0, 1}}};
+    cr_assert(cairn_world_shape_cast(world, ball, above, (vec3s){{0, -4, 0}}, CAIRN_QUERY_ALL,
+                                     &world_hit),
+              "%s", cairn_last_error());
+    cr_expect_eq(world_hit.body.index, body.index);
+    cr_expect_float_eq(world_hit.fraction, (2.0f - 0.3f) / 4.0f, 1e-4f);
+    cr_expect_float_eq(world_hit.normal.y, 1.0f, 1e-3f);
+    cairn_body_id found[2];
+    above.position.y = 0.25f; /* the ball dips 5 cm into the floor */
+    cr_expect_eq(cairn_world_overlap_shape(world, ball, above, CAIRN_QUERY_ALL, found, 2), 1);
+    above.position.y = 0.35f;
+    cr_expect_eq(cairn_world_overlap_shape(world, ball, above, CAIRN_QUERY_ALL, found, 2), 0);
+    cairn_world_destroy(world);
+
     cairn_transform beside = {{{5, 1, 0}}, {{0, 0, 0, 1}}};
     cairn_cast_hit hit;
     cr_expect_not(cairn_shape_cast(floor, id, ball, beside, (vec3s){{0, -4, 0}}, &hit),

@@ -282,3 +282,36 @@ Test(mesh_scenarios, many_bodies_rest_on_one_large_static_or_kinematic_floor)
                  at(v3(-20, 0, -20)));
     drop_many_on(floor_mesh(80, 0.5f, 0.0f), CAIRN_KINEMATIC, identity);
 }
+
+/* A kinematic mesh platform moving sideways at 1 m/s carries a box resting on it (friction):
+   the box slips until it has the platform's speed, then rides along. */
+Test(mesh_scenarios, a_kinematic_mesh_platform_carries_a_box)
+{
+    cairn_world *world = scene_default_world();
+    cairn_body_def def = cairn_body_default_def();
+    def.type = CAIRN_KINEMATIC;
+    def.shape = floor_mesh(8, 0.5f, 0.0f);
+    def.linear_velocity = v3(1, 0, 0);
+    def.friction = 0.8f;
+    cairn_body_id platform = cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    cr_assert(cairn_body_is_valid(world, platform), "%s", cairn_last_error());
+    vec3s half = {{0.3f, 0.2f, 0.3f}};
+    cairn_body_id box = scene_body_ex(world, cairn_shape_box(half, SCENE_RADIUS), CAIRN_DYNAMIC,
+                                      at(v3(0.1f, half.y, 0.1f)), 1000, 0.8f, 0, false);
+    for (int i = 0; i < 120; ++i)
+        cairn_world_step(world, SCENE_DT);
+    vec3s p = cairn_body_transform(world, box).position;
+    vec3s v = cairn_body_linear_velocity(world, box);
+    vec3s q = cairn_body_transform(world, platform).position;
+    printf("kinematic platform: moved %.3f m, box %.3f m (vx %.3f m/s), box height %.4f m\n",
+           (double)q.x, (double)(p.x - 0.1f), (double)v.x, (double)p.y);
+    cr_expect_float_eq(q.x, 2.0f, 1e-3f, "the platform moved %g m", (double)q.x);
+    cr_expect_float_eq(v.x, 1.0f, 0.02f, "the box moves at %g m/s", (double)v.x);
+    /* it slips until friction has brought it to the platform's speed: v^2 / (2 mu g) behind */
+    double slip = 1.0 / (2.0 * 0.8 * SCENE_G);
+    cr_expect_float_eq(p.x - 0.1f, q.x - slip, 0.01, "the box moved %g m, expected %g m",
+                       (double)(p.x - 0.1f), q.x - slip);
+    cr_expect_float_eq(p.y, half.y, 0.01f);
+    cairn_world_destroy(world);
+}
