@@ -186,26 +186,29 @@ Test(mesh_queries, world_rays_hit_a_placed_heightfield_where_brute_force_does)
     cairn_shape_release(field);
 }
 
-/* cairn_overlap of a sphere and a mesh: true exactly when some triangle is within the radius. */
-Test(mesh_queries, sphere_overlaps_match_point_triangle_distances)
+/* cairn_overlap of a sphere and a mesh or heightfield: true exactly when some triangle is within
+   the radius. */
+static void check_sphere_overlaps(cairn_shape *surface, cairn_transform xf, uint64_t seed)
 {
-    cairn_shape *field = bumpy_heightfield(10);
-    cairn_transform xf = {{{-2, 0, -2}}, glms_quatv(0.5f, glms_vec3_normalize((vec3s){{1, 0, 1}}))};
-    test_rng r = {13};
+    test_rng r = {seed};
     int wrong = 0, overlaps = 0, checked = 0;
+    cairn_aabb box = cairn_shape_bounds(surface, xf);
+    vec3s centre_of = glms_vec3_scale(glms_vec3_add(box.min, box.max), 0.5f);
     for (int i = 0; i < 400; ++i) {
         float radius = rng_range(&r, 0.05f, 0.8f);
-        vec3s centre = {{rng_range(&r, -3, 3), rng_range(&r, -1.5f, 2.0f), rng_range(&r, -3, 3)}};
+        vec3s centre = {{centre_of.x + rng_range(&r, -3, 3),
+                         rng_range(&r, box.min.y - 0.5f, box.max.y + 0.5f),
+                         centre_of.z + rng_range(&r, -3, 3)}};
         double nearest = INFINITY;
-        for (int t = 0; t < cairn_shape_triangle_count(field); ++t) {
+        for (int t = 0; t < cairn_shape_triangle_count(surface); ++t) {
             d3 c[3];
-            world_triangle(field, xf, t, c);
-            nearest = fmin(nearest, oracle_point_triangle(d3_of(centre), c));
+            if (world_triangle(surface, xf, t, c))
+                nearest = fmin(nearest, oracle_point_triangle(d3_of(centre), c));
         }
         if (fabs(nearest - radius) < 1e-4)
             continue; /* too close to call in float */
         cairn_shape *ball = cairn_shape_sphere(radius);
-        bool got = cairn_overlap(ball, (cairn_transform){centre, {{0, 0, 0, 1}}}, field, xf);
+        bool got = cairn_overlap(ball, (cairn_transform){centre, {{0, 0, 0, 1}}}, surface, xf);
         cairn_shape_release(ball);
         wrong += got != (nearest < radius);
         overlaps += got;
@@ -214,7 +217,20 @@ Test(mesh_queries, sphere_overlaps_match_point_triangle_distances)
     cr_expect_eq(wrong, 0, "%d of %d overlaps disagree", wrong, checked);
     cr_expect_gt(overlaps, 50);
     cr_expect_gt(checked - overlaps, 50);
+}
+
+Test(mesh_queries, sphere_overlaps_match_point_triangle_distances)
+{
+    cairn_shape *field = bumpy_heightfield(10);
+    check_sphere_overlaps(
+        field,
+        (cairn_transform){{{-2, 0, -2}}, glms_quatv(0.5f, glms_vec3_normalize((vec3s){{1, 0, 1}}))},
+        13);
     cairn_shape_release(field);
+    cairn_shape *floor = floor_mesh(10, 0.5f, 0.4f);
+    check_sphere_overlaps(
+        floor, (cairn_transform){{{1, 2, -1}}, glms_quatv(0.7f, (vec3s){{0, 1, 0}})}, 14);
+    cairn_shape_release(floor);
 }
 
 Test(mesh_queries, shapes_cast_down_onto_a_mesh_stop_at_the_surface)
