@@ -18,6 +18,9 @@ static vec3s shape_albedo(cairn_shape_type shape)
         return (vec3s){{0.62f, 0.45f, 0.78f}};
     case CAIRN_SHAPE_COMPOUND:
         return (vec3s){{0.35f, 0.62f, 0.80f}};
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        return (vec3s){{0.55f, 0.60f, 0.50f}};
     }
     return (vec3s){{0.7f, 0.7f, 0.7f}};
 }

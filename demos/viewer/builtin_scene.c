@@ -89,7 +89,9 @@ static cairn_shape *make_shape(const shape_row *row)
     case CAIRN_SHAPE_HULL:
         return make_hull(row);
     case CAIRN_SHAPE_COMPOUND:
-        break; /* the built-in scene has no compounds */
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        break; /* the built-in scene has no compounds and no static geometry */
     }
     return NULL;
 }

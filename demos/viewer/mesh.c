@@ -192,6 +192,25 @@ static void build_hull(mesh *m, const cairn_shape *shape)
     free(indices);
 }
 
+/* Meshes and heightfields, flat shaded: every triangle gets its own three vertices. */
+static void build_triangles(mesh *m, const cairn_shape *shape)
+{
+    int count = cairn_shape_triangle_count(shape);
+    for (int t = 0; t < count && !m->failed; ++t) {
+        vec3s c[3];
+        if (!cairn_shape_triangle(shape, t, c)) {
+            continue; /* dropped as degenerate */
+        }
+        vec3s n = glms_vec3_normalize(
+            glms_vec3_cross(glms_vec3_sub(c[1], c[0]), glms_vec3_sub(c[2], c[0])));
+        uint32_t first = (uint32_t)m->vertex_count;
+        for (int k = 0; k < 3; ++k) {
+            add_vertex(m, c[k], n);
+        }
+        add_triangle(m, first, first + 1, first + 2);
+    }
+}
+
 /* Appends the mesh of every child, moved by the child's transform. */
 static void build_compound(mesh *m, const cairn_shape *shape)
 {
@@ -243,6 +262,10 @@ bool mesh_from_shape(const cairn_shape *shape, mesh *out)
         break;
     case CAIRN_SHAPE_COMPOUND:
         build_compound(out, shape);
+        break;
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        build_triangles(out, shape);
         break;
     default:
         fprintf(stderr, "cairn-demo: no mesh for shape type %d\n", (int)p.type);

@@ -1,6 +1,7 @@
 /* Shape and material entries of scene files: `{sphere: {radius}}`, `{box: {half_extents,
    convex_radius}}`, capsule, cylinder, hull, `{compound: {children: [{shape, position,
-   rotation | euler_degrees}]}}`, and `{friction, restitution}`. */
+   rotation | euler_degrees}]}}` (meshes and heightfields: surface_shapes.c), and
+   `{friction, restitution}`. */
 #include "scene.h"
 
 #include <stdio.h>
@@ -229,13 +230,14 @@ static bool read_compound(const io_reader *reader, struct fy_node *params, const
 bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *what,
                    cairn_shape **out)
 {
-    static const char *const kinds[] = {"sphere", "box", "capsule", "cylinder", "hull", "compound"};
-    if (!io_expect_mapping(reader, node, what) || !io_check_keys(reader, node, what, kinds, 6))
+    static const char *const kinds[] = {"sphere", "box",      "capsule", "cylinder",
+                                        "hull",   "compound", "mesh",    "heightfield"};
+    if (!io_expect_mapping(reader, node, what) || !io_check_keys(reader, node, what, kinds, 8))
         return false;
     if (fy_node_mapping_item_count(node) != 1)
         return io_fail(reader, node,
                        "%s must have exactly one of sphere, box, capsule, cylinder, hull, "
-                       "compound",
+                       "compound, mesh, heightfield",
                        what);
     void *iter = NULL;
     struct fy_node_pair *pair = fy_node_mapping_iterate(node, &iter);
@@ -257,6 +259,10 @@ bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *wh
         return read_cylinder(reader, params, name, out);
     if (io_scalar_is(key, "compound"))
         return read_compound(reader, params, name, out);
+    if (io_scalar_is(key, "mesh"))
+        return io_read_mesh(reader, params, name, out);
+    if (io_scalar_is(key, "heightfield"))
+        return io_read_heightfield(reader, params, name, out);
     return read_hull(reader, params, name, out);
 }
 

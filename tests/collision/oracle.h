@@ -921,6 +921,8 @@ static inline double oracle_shape_sdf(const cairn_shape *shape, cairn_transform 
         }
         return best;
     }
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
     case CAIRN_SHAPE_COMPOUND: /* the oracle covers the convex shapes only */
         break;
     }

@@ -75,6 +75,8 @@ static inline double ref_support_value(const ref_shape *s, const double n[3])
         for (int i = 0; i < s->vertex_count; ++i)
             value = fmax(value, ov_dot(l, s->vertices[i]));
         break;
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
     case CAIRN_SHAPE_COMPOUND:
         value = INFINITY;
         break;

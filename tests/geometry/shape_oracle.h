@@ -75,6 +75,8 @@ static inline double oracle_core_distance(const cairn_shape_params *s, const dou
         return sqrt(radial * radial + axial * axial);
     }
     case CAIRN_SHAPE_HULL:
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
     case CAIRN_SHAPE_COMPOUND:
         break;
     }

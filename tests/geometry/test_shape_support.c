@@ -37,6 +37,8 @@ static int sample_core(const cairn_shape *shape, vec3s *out, int capacity)
         for (int i = 0; i < cairn_hull_vertex_count(shape) && count < capacity; ++i)
             out[count++] = cairn_hull_vertex(shape, i);
         break;
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
     case CAIRN_SHAPE_COMPOUND: /* sampled per child by tests/geometry/test_compound.c */
         break;
     }

@@ -62,6 +62,7 @@ static const struct {
     {"car.yaml", 10, 8},
     {"ragdolls.yaml", 457, 440},
     {"breakable.yaml", 122, 121},
+    {"mesh_ground.yaml", 34, 32},
 };
 
 Test(scene_catalogue, every_scene_loads_with_its_body_count)

@@ -34,7 +34,7 @@ Test(scene_errors, unknown_shape_kind)
 {
     expect_error("scene_unknown_shape.yaml", 3, 14,
                  "unknown key 'cuboid' in bodies[0].shape (expected sphere, box, capsule, "
-                 "cylinder, hull, compound)");
+                 "cylinder, hull, compound, mesh, heightfield)");
 }
 
 Test(scene_errors, missing_shape)

@@ -75,6 +75,21 @@ CAIRN_API int cairn_world_overlap_shape(const cairn_world *world, const cairn_sh
 CAIRN_API int cairn_world_overlap_aabb(const cairn_world *world, cairn_aabb box, uint32_t mask,
                                        cairn_body_id *bodies, int capacity);
 
+/* A ray against the triangles of one mesh or heightfield placed at xf. */
+typedef struct cairn_triangle_hit {
+    vec3s point;    /* world */
+    vec3s normal;   /* unit, world, the triangle's normal facing against the ray */
+    float fraction; /* along the translation, in [0, 1] */
+    int triangle;   /* index as in cairn_shape_triangle */
+} cairn_triangle_hit;
+/* The closest triangle hit by origin + t * translation, t in [0, 1]; either side of a triangle
+   counts. False when nothing is hit, or on bad input with an error (NULL shape or hit, a shape
+   that is not a mesh or heightfield, a non-finite or non-unit transform, a non-finite origin or
+   translation). The world ray casts hit meshes and heightfields too; this adds the triangle. */
+CAIRN_API bool cairn_shape_raycast_triangle(const cairn_shape *shape, cairn_transform xf,
+                                            vec3s origin, vec3s translation,
+                                            cairn_triangle_hit *hit);
+
 #ifdef __cplusplus
 }
 #endif

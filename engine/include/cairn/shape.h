@@ -20,7 +20,9 @@ typedef enum cairn_shape_type {
     CAIRN_SHAPE_CAPSULE,
     CAIRN_SHAPE_CYLINDER,
     CAIRN_SHAPE_HULL,
-    CAIRN_SHAPE_COMPOUND, /* convex children with local transforms (cairn_shape_compound) */
+    CAIRN_SHAPE_COMPOUND,    /* convex children with local transforms (cairn_shape_compound) */
+    CAIRN_SHAPE_MESH,        /* static triangles in a BVH (cairn_shape_mesh) */
+    CAIRN_SHAPE_HEIGHTFIELD, /* a grid of heights, two triangles per cell */
 } cairn_shape_type;
 /* Children accepted by cairn_shape_compound. */
 #define CAIRN_MAX_COMPOUND_CHILDREN 1024
@@ -62,12 +64,45 @@ CAIRN_API int cairn_compound_child_count(const cairn_shape *shape);
 CAIRN_API const cairn_shape *cairn_compound_child(const cairn_shape *shape, int child,
                                                   cairn_transform *transform);
 
+/* Static geometry: triangle meshes and heightfields, for static and kinematic bodies only
+   (cairn_body_create rejects them on a dynamic body: use a hull or a compound there). They have
+   no volume and no mass (cairn_shape_mass_properties gives zeros). Triangles are one-sided:
+   contacts push bodies out along the side from which the triangle is counter-clockwise; a body
+   behind a triangle passes through it. */
+
+/* A triangle mesh: 3 indices per triangle, counter-clockwise seen from outside. Built once into a
+   bounding-volume hierarchy. Degenerate triangles (repeated indices or zero area) are dropped
+   and counted (cairn_mesh_dropped_count). NULL and an error on bad input: NULL arrays,
+   vertex_count or triangle_count < 1, a vertex NaN/Inf or farther than 1e6 m from the origin, an
+   index negative or >= vertex_count, no triangle left after dropping the degenerate ones. */
+CAIRN_API cairn_shape *cairn_shape_mesh(const vec3s *vertices, int vertex_count, const int *indices,
+                                        int triangle_count);
+/* A heightfield: heights[z * count_x + x]; sample (x, z) sits at local
+   (x*scale.x, h*scale.y, z*scale.z). Each cell is two triangles facing +Y (split along the
+   diagonal from (x, z) to (x+1, z+1)). NULL and an error on bad input: count_x or count_z < 2
+   (or a grid above 2^26 samples), a NULL or non-finite height, a scale component not finite
+   and positive, a sample farther than 1e6 m from the origin. */
+CAIRN_API cairn_shape *cairn_shape_heightfield(const float *heights, int count_x, int count_z,
+                                               vec3s scale);
+/* Triangle indices of a mesh or heightfield run over [0, count) (0 for other shapes): for a mesh
+   the triangles as given to cairn_shape_mesh (dropped ones included, so indices stay the
+   caller's), for a heightfield 2 * (z * (count_x - 1) + x) + k, k = 0 for the triangle
+   (x,z) (x,z+1) (x+1,z+1), 1 for (x,z) (x+1,z+1) (x+1,z). Ray hits and contact feature ids
+   use these indices. */
+CAIRN_API int cairn_shape_triangle_count(const cairn_shape *shape);
+/* The corners of a triangle in the shape's frame, counter-clockwise seen from its front; false
+   for other shapes, an index out of range or a dropped (degenerate) mesh triangle. */
+CAIRN_API bool cairn_shape_triangle(const cairn_shape *shape, int triangle, vec3s corners[3]);
+/* Degenerate triangles a mesh dropped when it was built (0 for other shapes). */
+CAIRN_API int cairn_mesh_dropped_count(const cairn_shape *shape);
+
 /* Adds one reference (a body retains its shape itself). NULL is ignored. */
 CAIRN_API void cairn_shape_retain(cairn_shape *shape);
 /* Drops one reference; the last one frees the shape. NULL is ignored. */
 CAIRN_API void cairn_shape_release(cairn_shape *shape);
 
-/* The shape's type (one of the five convex types, or CAIRN_SHAPE_COMPOUND). */
+/* The shape's type (one of the five convex types, CAIRN_SHAPE_COMPOUND, CAIRN_SHAPE_MESH or
+   CAIRN_SHAPE_HEIGHTFIELD). */
 CAIRN_API cairn_shape_type cairn_shape_get_type(const cairn_shape *shape);
 /* The radius by which the core is inflated (for a sphere or capsule, its radius), metres. */
 CAIRN_API float cairn_shape_convex_radius(const cairn_shape *shape);

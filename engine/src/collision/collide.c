@@ -2,11 +2,13 @@
    cache, and closed forms for spheres and capsules. */
 #include "collision/compound.h"
 #include "collision/epa.h"
+#include "collision/mesh_collide.h"
 #include "collision/query.h"
 
 #include "core/error.h"
 #include "core/validate.h"
 #include "core/xform.h"
+#include "geometry/shape.h"
 
 #include <math.h>
 #include <string.h>
@@ -260,6 +262,10 @@ bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         return error_set("cairn_collide: shape %s is a compound; this is a convex-pair query "
                          "(use cairn_overlap or the world)",
                          cairn_shape_get_type(a) == CAIRN_SHAPE_COMPOUND ? "a" : "b");
+    if (shape_is_triangles(a) || shape_is_triangles(b))
+        return error_set("cairn_collide: shape %s is a mesh or heightfield; this is a convex-pair "
+                         "query (use cairn_overlap or the world)",
+                         shape_is_triangles(a) ? "a" : "b");
     xa.rotation = glms_quat_normalize(xa.rotation);
     xb.rotation = glms_quat_normalize(xb.rotation);
     if (is_round(a) && is_round(b) && collide_round(a, xa, b, xb, out))
@@ -274,6 +280,8 @@ bool cairn_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         return false;
     xa.rotation = glms_quat_normalize(xa.rotation);
     xb.rotation = glms_quat_normalize(xb.rotation);
+    if (shape_is_triangles(a) || shape_is_triangles(b))
+        return mesh_overlap(a, xa, b, xb);
     if (cairn_shape_get_type(a) == CAIRN_SHAPE_COMPOUND ||
         cairn_shape_get_type(b) == CAIRN_SHAPE_COMPOUND)
         return compound_overlap(a, xa, b, xb);

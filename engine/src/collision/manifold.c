@@ -122,7 +122,9 @@ static feature supporting_feature(const cairn_shape *shape, cairn_transform xf, 
                          &f);
         break;
     case CAIRN_SHAPE_COMPOUND: /* never: a compound's pairs are built per child (compound.c) */
-        CAIRN_ASSERT(shape->type != CAIRN_SHAPE_COMPOUND);
+    case CAIRN_SHAPE_MESH:     /* never: meshes per triangle (mesh_collide.c) */
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        CAIRN_ASSERT(!shape_is_compound(shape) && !shape_is_triangles(shape));
         break;
     }
     for (int i = 0; i < f.count; ++i)

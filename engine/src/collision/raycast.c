@@ -12,6 +12,7 @@
 #include "collision/raycast.h"
 
 #include "collision/compound.h"
+#include "collision/mesh_collide.h"
 #include "collision/gjk.h"
 #include "geometry/shape.h"
 
@@ -333,6 +334,9 @@ bool shape_raycast(const cairn_shape *shape, cairn_transform xf, vec3s origin, v
 {
     if (shape_is_compound(shape))
         return compound_raycast(shape, xf, origin, translation, max_fraction, fraction, normal);
+    if (shape_is_triangles(shape))
+        return mesh_shape_raycast(shape, xf, origin, translation, max_fraction, fraction, normal,
+                                  NULL);
     int iterations;
     return raycast(shape, xf, origin, translation, max_fraction, false, fraction, normal,
                    &iterations);

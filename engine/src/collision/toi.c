@@ -4,6 +4,9 @@
 #include "collision/toi.h"
 
 #include "collision/compound.h"
+#include "collision/triangle_shape.h"
+#include "core/xform.h"
+#include "geometry/triangles.h"
 #include "collision/query.h"
 #include "core/error.h"
 #include "core/validate.h"
@@ -56,9 +59,59 @@ static bool cast_convex(const cairn_shape *a, cairn_transform xa, const cairn_sh
     return false; /* no convergence: better no hit than a wrong one */
 }
 
+/* A convex part cast against the triangles of a mesh or heightfield under its swept bounds. */
+typedef struct triangle_cast {
+    cairn_transform mesh_xf;
+    shape_part part;
+    vec3s translation;
+    float max_fraction;
+    cairn_cast_hit *hit;
+    bool found;
+} triangle_cast;
+
+static bool cast_triangle(void *context, int triangle, const vec3s corners[3])
+{
+    (void)triangle;
+    triangle_cast *c = context;
+    triangle_shape t;
+    triangle_shape_make(&t, corners);
+    cairn_cast_hit h;
+    if (cast_convex(&t.shape, c->mesh_xf, c->part.shape, c->part.xf, c->translation,
+                    c->max_fraction, &h) &&
+        (!c->found || h.fraction < c->hit->fraction)) {
+        *c->hit = h;
+        c->max_fraction = h.fraction;
+        c->found = true;
+    }
+    return true;
+}
+
+/* The swept bounds of the part in the mesh's frame. */
+static cairn_aabb swept_in(cairn_transform mesh_xf, shape_part part, vec3s translation)
+{
+    return aabb_sweep(cairn_shape_bounds(part.shape, xform_relative(mesh_xf, part.xf)),
+                      xform_inverse_vector(mesh_xf, translation));
+}
+
+static bool toi_cast_triangles(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                               cairn_transform xb, vec3s translation, float max_fraction,
+                               cairn_cast_hit *hit)
+{
+    triangle_cast c = {xa, {NULL, xb}, translation, max_fraction, hit, false};
+    for (int j = 0; j < shape_part_count(b); ++j) {
+        c.part = shape_part_at(b, xb, j);
+        triangles_query_box(a, swept_in(xa, c.part, translation), cast_triangle, &c);
+    }
+    return c.found;
+}
+
 bool toi_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
               vec3s translation, float max_fraction, cairn_cast_hit *hit)
 {
+    if (shape_is_triangles(b))
+        return false; /* casting a surface: not supported (cairn_shape_cast reports it) */
+    if (shape_is_triangles(a))
+        return toi_cast_triangles(a, xa, b, xb, translation, max_fraction, hit);
     bool found = false;
     int count_a = shape_part_count(a), count_b = shape_part_count(b);
     for (int j = 0; j < count_b; ++j) {
@@ -93,6 +146,9 @@ bool cairn_shape_cast(const cairn_shape *a, cairn_transform xa, const cairn_shap
     if (glms_vec3_norm(translation) > max_translation)
         return error_set("cairn_shape_cast: |translation| = %g is above %g m",
                          (double)glms_vec3_norm(translation), (double)max_translation);
+    if (shape_is_triangles(b))
+        return error_set("cairn_shape_cast: shape b is a mesh or heightfield; only convex shapes "
+                         "and compounds can be cast");
     xa.rotation = glms_quat_normalize(xa.rotation);
     xb.rotation = glms_quat_normalize(xb.rotation);
     return toi_cast(a, xa, b, xb, translation, 1.0f, hit);

@@ -24,6 +24,14 @@ static inline vec3s xform_inverse_point(cairn_transform xf, vec3s world)
     return xform_inverse_vector(xf, glms_vec3_sub(world, xf.position));
 }
 
+/* xf expressed in the frame of `frame` (frame^-1 * xf). */
+static inline cairn_transform xform_relative(cairn_transform frame, cairn_transform xf)
+{
+    return (cairn_transform){
+        xform_inverse_point(frame, xf.position),
+        glms_quat_normalize(glms_quat_mul(glms_quat_conjugate(frame.rotation), xf.rotation))};
+}
+
 /* Rotation matrix of a unit quaternion (columns are the rotated axes). */
 static inline mat3s xform_rotation_matrix(cairn_transform xf)
 {

@@ -2,6 +2,7 @@
 #include "dynamics/world_state.h"
 
 #include "core/error.h"
+#include "geometry/shape.h"
 #include "core/validate.h"
 
 #include <math.h>
@@ -48,6 +49,10 @@ static bool check_body_def(const cairn_body_def *def)
         return error_set("cairn_body_create: def->shape is NULL");
     if (def->type != CAIRN_STATIC && def->type != CAIRN_KINEMATIC && def->type != CAIRN_DYNAMIC)
         return error_set("cairn_body_create: type %d is not a body type", (int)def->type);
+    if (def->type == CAIRN_DYNAMIC && shape_is_triangles(def->shape))
+        return error_set("cairn_body_create: a %s cannot be the shape of a dynamic body (static "
+                         "and kinematic only): use a hull or a compound of hulls",
+                         def->shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
     if (!check_vector("transform.position", def->transform.position, max_position) ||
         !check_vector("linear_velocity", def->linear_velocity, max_speed) ||
         !check_vector("angular_velocity", def->angular_velocity, max_speed))

@@ -6,6 +6,8 @@
 #include "dynamics/world_state.h"
 
 #include "collision/compound.h"
+#include "collision/mesh_collide.h"
+#include "geometry/shape.h"
 #include "collision/query.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -270,10 +272,12 @@ static float approach_bound(const body *a, const body *b, float dt)
     return (linear + angular) * dt;
 }
 
-static bool has_compound(const body *a, const body *b)
+/* Pairs whose contacts come from many part pairs: compound children, mesh triangles. */
+static bool has_parts(const body *a, const body *b)
 {
     return cairn_shape_get_type(a->shape) == CAIRN_SHAPE_COMPOUND ||
-           cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND;
+           cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND || shape_is_triangles(a->shape) ||
+           shape_is_triangles(b->shape);
 }
 
 /* Carries impulses over to a new manifold from the old one facing its way (within the
@@ -309,8 +313,9 @@ static void store_manifolds(contact *c, const manifold *next, int count)
     }
 }
 
-/* A pair with a compound: one manifold per direction its child pairs touch along, impulses
-   matched (no simplex cache: the contact's one cache cannot serve several child pairs). */
+/* A pair with a compound, mesh or heightfield: one manifold per direction its part pairs (child
+   pairs, part-triangle pairs) touch along, impulses matched (no simplex cache: the contact's one
+   cache cannot serve several part pairs). */
 static void compound_narrow_phase(cairn_world *world, contact *c, const body *a, const body *b,
                                   float margin)
 {
@@ -321,8 +326,11 @@ static void compound_narrow_phase(cairn_world *world, contact *c, const body *a,
     for (int i = 0; i < contact_manifold_count(c); ++i)
         if (contact_manifold(c, i)->point_count > 0)
             previous[previous_count++] = contact_manifold(c, i)->normal;
-    int count = compound_manifolds(a->shape, a->transform, b->shape, b->transform, margin, previous,
-                                   previous_count, next, &stats);
+    bool triangles = shape_is_triangles(a->shape) || shape_is_triangles(b->shape);
+    int count = triangles ? mesh_manifolds(a->shape, a->transform, b->shape, b->transform, margin,
+                                           previous, previous_count, next, &stats)
+                          : compound_manifolds(a->shape, a->transform, b->shape, b->transform,
+                                               margin, previous, previous_count, next, &stats);
     world->stats.gjk_iterations += (float)stats.gjk_iterations;
     world->stats.epa_calls += stats.epa_calls;
     world->stats.epa_cap_stops += stats.epa_cap_stops;
@@ -335,7 +343,7 @@ static void compound_narrow_phase(cairn_world *world, contact *c, const body *a,
 static void build_manifold(cairn_world *world, contact *c, const body *a, const body *b,
                            float margin)
 {
-    if (has_compound(a, b)) {
+    if (has_parts(a, b)) {
         compound_narrow_phase(world, c, a, b, margin);
         pair_cache_store(c, a->transform, b->transform, margin);
         return;

@@ -20,6 +20,9 @@ static bool check_child(const cairn_shape *const *children, const cairn_transfor
         return error_set("%s: child %d is NULL", function, i);
     if (shape_is_compound(child))
         return error_set("%s: child %d is a compound (nesting is not supported)", function, i);
+    if (shape_is_triangles(child))
+        return error_set("%s: child %d is a mesh or heightfield (children must be convex)",
+                         function, i);
     cairn_transform xf = transforms[i];
     if (!is_finite_vec3(xf.position))
         return error_set("%s: child_transforms[%d].position is not finite", function, i);

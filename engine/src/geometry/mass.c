@@ -7,6 +7,7 @@
 #include "core/validate.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Volume and second moments S = integral of x x^T about the shape origin, in double because
    pieces of very different sizes are summed. */
@@ -284,6 +285,9 @@ static moments shape_moments(const cairn_shape *shape, double origin[3])
     switch (shape->type) {
     case CAIRN_SHAPE_COMPOUND:
         return compound_moments(shape);
+    case CAIRN_SHAPE_MESH: /* surfaces: no volume */
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        return (moments){0};
     case CAIRN_SHAPE_SPHERE:
         return sphere_moments(r);
     case CAIRN_SHAPE_BOX:
@@ -310,6 +314,12 @@ bool cairn_shape_mass_properties(const cairn_shape *shape, float density,
     if (!is_finite_float(density) || density <= 0.0f)
         return error_set("cairn_shape_mass_properties: density = %g must be finite and positive",
                          (double)density);
+    if (shape_is_triangles(shape)) {
+        /* Static geometry has no mass; the zeros keep a static or kinematic body's centre at
+           its origin. */
+        memset(out, 0, sizeof *out);
+        return true;
+    }
     double origin[3];
     moments m = shape_moments(shape, origin);
     double center[3], covariance[3][3];

@@ -192,6 +192,10 @@ void cairn_shape_release(cairn_shape *shape)
         hull_destroy(&shape->box.outer);
     if (shape_is_compound(shape))
         compound_destroy(shape);
+    if (shape->type == CAIRN_SHAPE_MESH)
+        mesh_destroy(shape);
+    if (shape->type == CAIRN_SHAPE_HEIGHTFIELD)
+        heightfield_destroy(shape);
     mem_free(shape, sizeof *shape);
 }
 
@@ -217,7 +221,9 @@ cairn_shape_params cairn_shape_get_params(const cairn_shape *shape)
     params.type = shape->type;
     params.convex_radius = shape->convex_radius;
     switch (shape->type) {
-    case CAIRN_SHAPE_COMPOUND: /* the half size of its local bounds, like a hull */
+    case CAIRN_SHAPE_MESH: /* the half size of its local bounds, like a hull */
+    case CAIRN_SHAPE_HEIGHTFIELD:
+    case CAIRN_SHAPE_COMPOUND:
         params.half_extents =
             glms_vec3_scale(glms_vec3_sub(shape->local_bounds.max, shape->local_bounds.min), 0.5f);
         break;

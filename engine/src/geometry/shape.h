@@ -6,10 +6,35 @@
 #include <stdatomic.h>
 
 #include "geometry/hull.h"
+#include "geometry/mesh_bvh.h"
 
 /* Hulls with at least this many core vertices find support points by hill-climbing over the
    vertex adjacency instead of a linear scan (measured crossover: bench/bench_hull.c). */
 #define HULL_CLIMB_MIN_VERTICES 128
+
+/* A triangle mesh (mesh_shape.c): triangles in BVH order, each with its index in the input. */
+typedef struct mesh_data {
+    vec3s *vertices;
+    int vertex_count;
+    int (*triangles)[3];       /* kept triangles, BVH leaf order */
+    int *source;               /* per kept triangle: its index in the input */
+    int *slot;                 /* per input triangle: its kept index, -1 when dropped */
+    unsigned char *edge_flags; /* per kept triangle: bit e set when edge e is active */
+    int input_count, triangle_count, dropped;
+    mesh_bvh bvh;
+} mesh_data;
+
+/* Heightfield cells are grouped in square blocks with their height range, so box queries skip
+   blocks wholly above or below. */
+enum { HEIGHTFIELD_BLOCK = 8 };
+
+typedef struct heightfield_data {
+    float *heights; /* count_x * count_z samples, unscaled */
+    int count_x, count_z;
+    vec3s scale;
+    float *block_min, *block_max; /* unscaled, per block, blocks_x * blocks_z */
+    int blocks_x, blocks_z;
+} heightfield_data;
 
 typedef struct hull_data {
     convex_hull outer;  /* hull of the given points: faces for SAT, clipping, rendering */
@@ -42,6 +67,8 @@ struct cairn_shape {
             cairn_aabb *bounds;          /* each child's bounds in the compound frame */
             int count;
         } compound;
+        mesh_data mesh;
+        heightfield_data heightfield;
     };
 };
 
@@ -65,5 +92,13 @@ vec3s compound_support(const cairn_shape *shape, vec3s direction);
 /* The child's transform composed with the compound's: child frame -> world. */
 cairn_transform compound_child_transform(const cairn_shape *shape, int child, cairn_transform xf);
 void compound_destroy(cairn_shape *shape);
+
+/* Meshes and heightfields: triangles, no volume, static and kinematic bodies only. */
+static inline bool shape_is_triangles(const cairn_shape *shape)
+{
+    return shape->type == CAIRN_SHAPE_MESH || shape->type == CAIRN_SHAPE_HEIGHTFIELD;
+}
+void mesh_destroy(cairn_shape *shape);
+void heightfield_destroy(cairn_shape *shape);
 
 #endif

@@ -36,9 +36,32 @@ static vec3s hull_core_support(const convex_hull *core, vec3s d)
     return core->vertices[vertex];
 }
 
+static vec3s box_extent(vec3s core_half, mat3s rotation);
+
+/* The corner of the box farthest along d: meshes and heightfields answer support queries with
+   their bounds (conservative; nothing in the narrow phase runs GJK on a whole mesh). */
+static vec3s box_corner_support(cairn_aabb box, vec3s d)
+{
+    return (vec3s){{d.x >= 0.0f ? box.max.x : box.min.x, d.y >= 0.0f ? box.max.y : box.min.y,
+                    d.z >= 0.0f ? box.max.z : box.min.z}};
+}
+
+/* The bounds of the transformed local box (no volume of their own to measure tighter). */
+static cairn_aabb box_bounds(cairn_aabb local, cairn_transform xf)
+{
+    vec3s center = glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
+    vec3s half = glms_vec3_scale(glms_vec3_sub(local.max, local.min), 0.5f);
+    vec3s extent = box_extent(half, xform_rotation_matrix(xf));
+    vec3s c = xform_point(xf, center);
+    return (cairn_aabb){glms_vec3_sub(c, extent), glms_vec3_add(c, extent)};
+}
+
 vec3s cairn_shape_core_support(const cairn_shape *shape, vec3s d)
 {
     switch (shape->type) {
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        return box_corner_support(shape->local_bounds, d);
     case CAIRN_SHAPE_COMPOUND: /* no convex radius of its own: core == full shape */
         return compound_support(shape, d);
     case CAIRN_SHAPE_SPHERE:
@@ -113,6 +136,9 @@ cairn_aabb cairn_shape_bounds(const cairn_shape *shape, cairn_transform xf)
     switch (shape->type) {
     case CAIRN_SHAPE_COMPOUND:
         return compound_bounds(shape, xf);
+    case CAIRN_SHAPE_MESH:
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        return box_bounds(shape->local_bounds, xf);
     case CAIRN_SHAPE_SPHERE:
         break;
     case CAIRN_SHAPE_BOX:

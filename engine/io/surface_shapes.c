@@ -1,0 +1,173 @@
+/* Static geometry entries of scene files: `{mesh: {vertices: [[x, y, z], ...], indices:
+   [[a, b, c], ...]}}` and `{heightfield: {count_x, count_z, heights: [...], scale: [x, y, z]}}`,
+   every bad value reported at its own line and column. (Mesh files and heightfield images are
+   not read yet.) */
+#include "scene.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Scene files are for hand-written and generated levels of moderate size. */
+#define MESH_VERTICES_MAX    (1 << 20)
+#define MESH_TRIANGLES_MAX   (1 << 21)
+#define HEIGHTFIELD_MAX_SIDE 4096
+
+static bool read_vertices(const io_reader *reader, struct fy_node *node, const char *what,
+                          vec3s **out, int *count)
+{
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    *count = fy_node_sequence_item_count(node);
+    if (*count < 3 || *count > MESH_VERTICES_MAX)
+        return io_fail(reader, node, "%s has %d vertices, expected 3 to %d", what, *count,
+                       MESH_VERTICES_MAX);
+    *out = malloc((size_t)*count * sizeof **out);
+    if (*out == NULL)
+        return io_fail(reader, node, "%s: out of memory", what);
+    void *iter = NULL;
+    for (int i = 0; i < *count; ++i) {
+        char item[IO_WHAT_CAPACITY + 16];
+        snprintf(item, sizeof item, "%s[%d]", what, i);
+        if (!io_read_vec3(reader, fy_node_sequence_iterate(node, &iter), item, -1e6f, 1e6f,
+                          &(*out)[i]))
+            return false;
+    }
+    return true;
+}
+
+/* One [a, b, c]: three vertex indices, each in range. */
+static bool read_triangle(const io_reader *reader, struct fy_node *node, const char *what,
+                          int vertex_count, int *out)
+{
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    if (fy_node_sequence_item_count(node) != 3)
+        return io_fail(reader, node, "%s has %d indices, a triangle needs 3", what,
+                       fy_node_sequence_item_count(node));
+    void *iter = NULL;
+    for (int k = 0; k < 3; ++k) {
+        struct fy_node *index = fy_node_sequence_iterate(node, &iter);
+        char item[IO_WHAT_CAPACITY + 32]; /* what already ends in [i] */
+        snprintf(item, sizeof item, "%s[%d]", what, k);
+        if (!io_read_int(reader, index, item, -2147483647, 2147483647, &out[k]))
+            return false;
+        if (out[k] < 0 || out[k] >= vertex_count)
+            return io_fail(reader, index,
+                           "%s = %d is out of range: the mesh has %d vertices "
+                           "(indices 0 to %d)",
+                           item, out[k], vertex_count, vertex_count - 1);
+    }
+    return true;
+}
+
+static bool read_indices(const io_reader *reader, struct fy_node *node, const char *what,
+                         int vertex_count, int **out, int *count)
+{
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    *count = fy_node_sequence_item_count(node);
+    if (*count < 1 || *count > MESH_TRIANGLES_MAX)
+        return io_fail(reader, node, "%s has %d triangles, expected 1 to %d", what, *count,
+                       MESH_TRIANGLES_MAX);
+    *out = malloc((size_t)*count * 3 * sizeof **out);
+    if (*out == NULL)
+        return io_fail(reader, node, "%s: out of memory", what);
+    void *iter = NULL;
+    for (int i = 0; i < *count; ++i) {
+        char item[IO_WHAT_CAPACITY + 16];
+        snprintf(item, sizeof item, "%s[%d]", what, i);
+        if (!read_triangle(reader, fy_node_sequence_iterate(node, &iter), item, vertex_count,
+                           &(*out)[3 * i]))
+            return false;
+    }
+    return true;
+}
+
+static struct fy_node *required(const io_reader *reader, struct fy_node *params, const char *what,
+                                const char *key, char *name, size_t capacity)
+{
+    io_join(name, capacity, what, key, strlen(key));
+    struct fy_node *value = io_lookup(params, key);
+    if (value == NULL)
+        io_fail(reader, params, "%s needs %s", what, key);
+    return value;
+}
+
+bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
+                  cairn_shape **out)
+{
+    if (io_lookup(params, "file") != NULL)
+        return io_fail(reader, io_lookup(params, "file"),
+                       "%s: mesh files are not read yet; give vertices and indices", what);
+    static const char *const keys[] = {"vertices", "indices"};
+    if (!io_check_keys(reader, params, what, keys, 2))
+        return false;
+    char vertices_name[IO_WHAT_CAPACITY], indices_name[IO_WHAT_CAPACITY];
+    struct fy_node *vertices_node =
+        required(reader, params, what, "vertices", vertices_name, sizeof vertices_name);
+    if (vertices_node == NULL)
+        return false;
+    struct fy_node *indices_node =
+        required(reader, params, what, "indices", indices_name, sizeof indices_name);
+    if (indices_node == NULL)
+        return false;
+    vec3s *vertices = NULL;
+    int *indices = NULL, vertex_count = 0, triangle_count = 0;
+    bool ok =
+        read_vertices(reader, vertices_node, vertices_name, &vertices, &vertex_count) &&
+        read_indices(reader, indices_node, indices_name, vertex_count, &indices, &triangle_count) &&
+        io_shape_made(reader, params, what,
+                      cairn_shape_mesh(vertices, vertex_count, indices, triangle_count), out);
+    free(vertices);
+    free(indices);
+    return ok;
+}
+
+static bool read_heights(const io_reader *reader, struct fy_node *node, const char *what,
+                         int count_x, int count_z, float **out)
+{
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    int count = fy_node_sequence_item_count(node), expected = count_x * count_z;
+    if (count != expected)
+        return io_fail(reader, node, "%s has %d heights, expected count_x * count_z = %d * %d = %d",
+                       what, count, count_x, count_z, expected);
+    *out = malloc((size_t)expected * sizeof **out);
+    if (*out == NULL)
+        return io_fail(reader, node, "%s: out of memory", what);
+    return io_read_floats(reader, node, what, expected, -1e6f, 1e6f, *out);
+}
+
+bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const char *what,
+                         cairn_shape **out)
+{
+    if (io_lookup(params, "image") != NULL)
+        return io_fail(reader, io_lookup(params, "image"),
+                       "%s: heightfield images are not read yet; give count_x, count_z and "
+                       "heights",
+                       what);
+    static const char *const keys[] = {"count_x", "count_z", "heights", "scale"};
+    if (!io_check_keys(reader, params, what, keys, 4))
+        return false;
+    char name[IO_WHAT_CAPACITY];
+    int count_x, count_z;
+    struct fy_node *value = required(reader, params, what, "count_x", name, sizeof name);
+    if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &count_x))
+        return false;
+    value = required(reader, params, what, "count_z", name, sizeof name);
+    if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &count_z))
+        return false;
+    vec3s scale = {{1.0f, 1.0f, 1.0f}};
+    io_join(name, sizeof name, what, "scale", 5);
+    value = io_lookup(params, "scale");
+    if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
+        return false;
+    value = required(reader, params, what, "heights", name, sizeof name);
+    float *heights = NULL;
+    bool ok = value != NULL && read_heights(reader, value, name, count_x, count_z, &heights) &&
+              io_shape_made(reader, params, what,
+                            cairn_shape_heightfield(heights, count_x, count_z, scale), out);
+    free(heights);
+    return ok;
+}

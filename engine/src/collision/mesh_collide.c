@@ -1,0 +1,291 @@
+/* Meshes and heightfields against convex shapes and compounds: the triangles under each convex
+   part's bounds, each a flat hull (triangle_shape.h) through the usual GJK/EPA and clipping, a
+   sphere in closed form; part-triangle manifolds merged as compound pairs are (cluster.h). */
+#include "collision/mesh_collide.h"
+
+#include <cairn/query.h>
+
+#include "collision/cluster.h"
+#include "collision/query.h"
+#include "collision/triangle_shape.h"
+#include "core/error.h"
+#include "core/validate.h"
+#include "core/xform.h"
+#include "geometry/triangles.h"
+
+#include <math.h>
+
+bool mesh_shape_raycast(const cairn_shape *shape, cairn_transform xf, vec3s origin,
+                        vec3s translation, float max_fraction, float *fraction, vec3s *normal,
+                        int *triangle)
+{
+    vec3s o = xform_inverse_point(xf, origin), d = xform_inverse_vector(xf, translation);
+    triangle_hit hit;
+    if (!triangles_raycast(shape, o, d, max_fraction, &hit))
+        return false;
+    *fraction = hit.fraction;
+    *normal = glms_vec3_normalize(xform_vector(xf, hit.normal));
+    if (triangle)
+        *triangle = hit.triangle;
+    return true;
+}
+
+bool cairn_shape_raycast_triangle(const cairn_shape *shape, cairn_transform xf, vec3s origin,
+                                  vec3s translation, cairn_triangle_hit *hit)
+{
+    const char *function = "cairn_shape_raycast_triangle";
+    if (shape == NULL || hit == NULL)
+        return error_set("%s: %s is NULL", function, shape == NULL ? "shape" : "hit");
+    if (!shape_is_triangles(shape))
+        return error_set("%s: the shape is not a mesh or heightfield", function);
+    if (!query_check_transform(function, "xf", xf))
+        return false;
+    if (!is_finite_vec3(origin) || !is_finite_vec3(translation))
+        return error_set("%s: origin or translation is not finite", function);
+    xf.rotation = glms_quat_normalize(xf.rotation);
+    float fraction;
+    vec3s normal;
+    int triangle;
+    if (!mesh_shape_raycast(shape, xf, origin, translation, 1.0f, &fraction, &normal, &triangle))
+        return false;
+    *hit = (cairn_triangle_hit){glms_vec3_add(origin, glms_vec3_scale(translation, fraction)),
+                                normal, fraction, triangle};
+    return true;
+}
+
+/* The part's bounds in the mesh's frame, grown by margin. */
+static cairn_aabb part_bounds_in(cairn_transform mesh_xf, shape_part part, float margin)
+{
+    cairn_aabb box = cairn_shape_bounds(part.shape, xform_relative(mesh_xf, part.xf));
+    return (cairn_aabb){glms_vec3_subs(box.min, margin), glms_vec3_adds(box.max, margin)};
+}
+
+/* The pair being collided: which side the mesh is on, the convex part, where results go. */
+typedef struct mesh_pair {
+    const cairn_shape *mesh;
+    cairn_transform mesh_xf, xa, xb; /* xa, xb: the body transforms */
+    bool mesh_is_a;
+    shape_part part;
+    int part_index, part_count;
+    float margin;
+    cluster_set *clusters;
+    compound_stats *stats;
+    bool overlap; /* mesh_overlap's answer */
+} mesh_pair;
+
+/* A sphere against a triangle: the centre's closest point in double. False when the centre is
+   behind the triangle's plane (one-sided) or farther than radius + margin. */
+static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s face,
+                            cairn_query_result *q)
+{
+    double c[3][3], centre[3], nearest[3];
+    vec3s centre_local = xform_inverse_point(p->mesh_xf, p->part.xf.position);
+    for (int k = 0; k < 3; ++k) {
+        centre[k] = centre_local.raw[k];
+        for (int v = 0; v < 3; ++v)
+            c[v][k] = corners[v].raw[k];
+    }
+    double height = face.x * (centre[0] - c[0][0]) + face.y * (centre[1] - c[0][1]) +
+                    face.z * (centre[2] - c[0][2]);
+    if (height < 0.0)
+        return false;
+    triangle_closest_point(c, centre, nearest);
+    dvec3 gap = dvec3_make(centre[0] - nearest[0], centre[1] - nearest[1], centre[2] - nearest[2]);
+    double distance = sqrt(dvec3_length_sq(gap));
+    double radius = cairn_shape_convex_radius(p->part.shape);
+    if (distance - radius > p->margin)
+        return false;
+    /* On the plane inside the triangle the gap has no direction: the face's is the answer. */
+    dvec3 n = distance > 1e-9 ? dvec3_scale(gap, 1.0 / distance) : dvec3_from(face);
+    dvec3 tri_point = dvec3_make(nearest[0], nearest[1], nearest[2]);
+    dvec3 centre_point = dvec3_make(centre[0], centre[1], centre[2]);
+    /* query_finish works in A's frame; the mesh frame serves when the mesh is A. When the
+       sphere is A its frame differs only by a translation and rotation of both points. */
+    if (p->mesh_is_a) {
+        query_finish(p->mesh_xf, p->mesh, p->part.shape, tri_point, centre_point, n, distance, q);
+    } else {
+        cairn_transform sx = p->part.xf;
+        vec3s a = xform_inverse_point(sx, xform_point(p->mesh_xf, dvec3_to_float(centre_point)));
+        vec3s b = xform_inverse_point(sx, xform_point(p->mesh_xf, dvec3_to_float(tri_point)));
+        vec3s nn = xform_inverse_vector(sx, xform_vector(p->mesh_xf, dvec3_to_float(n)));
+        query_finish(sx, p->part.shape, p->mesh, dvec3_from(a), dvec3_from(b),
+                     dvec3_neg(dvec3_from(nn)), distance, q);
+    }
+    q->gjk_iterations = 0;
+    q->epa_iterations = 0;
+    return true;
+}
+
+/* The query between the part and one triangle, in body order (A first). */
+static bool part_triangle(mesh_pair *p, triangle_shape *t, vec3s face, cairn_query_result *q)
+{
+    const vec3s *corners = t->vertices;
+    if (cairn_shape_get_type(p->part.shape) == CAIRN_SHAPE_SPHERE)
+        return sphere_triangle(p, corners, face, q);
+    bool epa_capped;
+    bool ok =
+        p->mesh_is_a
+            ? query_collide(&t->shape, p->mesh_xf, p->part.shape, p->part.xf, NULL, q, &epa_capped)
+            : query_collide(p->part.shape, p->part.xf, &t->shape, p->mesh_xf, NULL, q, &epa_capped);
+    if (!ok)
+        return false;
+    if (p->stats) {
+        p->stats->queries++;
+        p->stats->gjk_iterations += q->gjk_iterations;
+        p->stats->epa_calls += q->epa_iterations > 0;
+        p->stats->epa_cap_stops += epa_capped;
+    }
+    /* One-sided: the normal from the triangle towards the part must face the front. */
+    vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
+    return glms_vec3_dot(out, xform_vector(p->mesh_xf, face)) >= MESH_BACK_FACE_COSINE;
+}
+
+bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
+                         const cairn_shape *convex, cairn_transform xf, cairn_query_result *out)
+{
+    mesh_pair p = {.mesh = mesh,
+                   .mesh_xf = mesh_xf,
+                   .xa = mesh_xf,
+                   .xb = xf,
+                   .mesh_is_a = true,
+                   .part = {convex, xf},
+                   .margin = INFINITY};
+    vec3s corners[3];
+    triangles_corners(mesh, triangle, corners);
+    triangle_shape t;
+    triangle_shape_make(&t, corners);
+    return part_triangle(&p, &t, t.faces[0].normal, out);
+}
+
+static float segment_distance(vec3s p, vec3s a, vec3s b)
+{
+    vec3s ab = glms_vec3_sub(b, a);
+    float length2 = glms_vec3_norm2(ab);
+    float t = length2 > 0.0f ? glms_vec3_dot(glms_vec3_sub(p, a), ab) / length2 : 0.0f;
+    t = fminf(fmaxf(t, 0.0f), 1.0f);
+    return glms_vec3_distance(p, glms_vec3_add(a, glms_vec3_scale(ab, t)));
+}
+
+/* A contact whose normal leaves the face normal at an inactive edge or vertex of the triangle
+   (one shared with a coplanar or concave neighbour): a ghost bump. It is dropped; the
+   neighbour's face carries the contact. */
+static bool is_ghost_contact(const mesh_pair *p, int triangle, const vec3s corners[3], vec3s face,
+                             const cairn_query_result *q)
+{
+    vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
+    if (glms_vec3_dot(out, xform_vector(p->mesh_xf, face)) >= MESH_FACE_COSINE)
+        return false;
+    vec3s w = xform_inverse_point(p->mesh_xf, p->mesh_is_a ? q->point_a : q->point_b);
+    float longest = fmaxf(glms_vec3_distance(corners[0], corners[1]),
+                          fmaxf(glms_vec3_distance(corners[1], corners[2]),
+                                glms_vec3_distance(corners[2], corners[0])));
+    float tolerance = 1e-4f * longest + 1e-5f;
+    for (int v = 0; v < 3; ++v)
+        if (glms_vec3_distance(w, corners[v]) <= tolerance)
+            return !triangles_edge_active(p->mesh, triangle, v) &&
+                   !triangles_edge_active(p->mesh, triangle, (v + 2) % 3);
+    for (int e = 0; e < 3; ++e)
+        if (segment_distance(w, corners[e], corners[(e + 1) % 3]) <= tolerance)
+            return !triangles_edge_active(p->mesh, triangle, e);
+    return false; /* inside the face: a deep contact, its normal stands */
+}
+
+/* Clipping keeps points of the supporting faces, which can all lie well above the closest pair
+   (a corner just past the triangle's edge is clipped away; a deep, tilted contact). A contact
+   that shallow would let the body sink: the closest pair joins the manifold (in place of its
+   shallowest point when full) once it is deeper by more than this, metres. */
+static const float witness_gap = 0.005f;
+
+static void add_witness(manifold *m, const cairn_query_result *q, cairn_transform xa,
+                        cairn_transform xb)
+{
+    int shallowest = 0;
+    for (int i = 0; i < m->point_count; ++i) {
+        if (m->points[i].separation <= q->distance + witness_gap)
+            return;
+        if (m->points[i].separation > m->points[shallowest].separation)
+            shallowest = i;
+    }
+    int slot = m->point_count < MANIFOLD_MAX_POINTS ? m->point_count++ : shallowest;
+    vec3s mid = glms_vec3_scale(glms_vec3_add(q->point_a, q->point_b), 0.5f);
+    m->points[slot] = (manifold_point){.anchor_a = mid,
+                                       .anchor_b = mid,
+                                       .local_a = xform_inverse_point(xa, q->point_a),
+                                       .local_b = xform_inverse_point(xb, q->point_b),
+                                       .separation = q->distance,
+                                       .id = 15u}; /* clipped points use ids 0..3 */
+}
+
+static bool collide_triangle(void *context, int triangle, const vec3s corners[3])
+{
+    mesh_pair *p = context;
+    triangle_shape t;
+    triangle_shape_make(&t, corners);
+    vec3s face = t.faces[0].normal;
+    cairn_query_result q;
+    if (!part_triangle(p, &t, face, &q) || is_ghost_contact(p, triangle, corners, face, &q))
+        return true;
+    manifold m;
+    shape_part tri = {&t.shape, p->mesh_xf};
+    shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
+    if (manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, &q, p->margin, &m) > 0) {
+        add_witness(&m, &q, pa.xf, pb.xf);
+        uint32_t pair = (uint32_t)triangle * (uint32_t)p->part_count + (uint32_t)p->part_index;
+        cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair, q.distance);
+    }
+    return true;
+}
+
+int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, float margin, const vec3s *previous, int previous_count,
+                   manifold out[CONTACT_MAX_MANIFOLDS], compound_stats *stats)
+{
+    cluster_set set;
+    cluster_set_init(&set, previous, previous_count);
+    bool mesh_is_a = shape_is_triangles(a);
+    const cairn_shape *other = mesh_is_a ? b : a;
+    if (shape_is_triangles(other))
+        return 0; /* two surfaces: nothing to push apart */
+    mesh_pair p = {.mesh = mesh_is_a ? a : b,
+                   .mesh_xf = mesh_is_a ? xa : xb,
+                   .xa = xa,
+                   .xb = xb,
+                   .mesh_is_a = mesh_is_a,
+                   .part_count = shape_part_count(other),
+                   .margin = margin,
+                   .clusters = &set,
+                   .stats = stats};
+    for (int j = 0; j < p.part_count; ++j) {
+        p.part = shape_part_at(other, mesh_is_a ? xb : xa, j);
+        p.part_index = j;
+        triangles_query_box(p.mesh, part_bounds_in(p.mesh_xf, p.part, margin), collide_triangle,
+                            &p);
+    }
+    return cluster_set_write(&set, out);
+}
+
+static bool overlap_triangle(void *context, int triangle, const vec3s corners[3])
+{
+    (void)triangle;
+    mesh_pair *p = context;
+    triangle_shape t;
+    triangle_shape_make(&t, corners);
+    p->overlap = cairn_overlap(&t.shape, p->mesh_xf, p->part.shape, p->part.xf);
+    return !p->overlap;
+}
+
+bool mesh_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                  cairn_transform xb)
+{
+    bool mesh_is_a = shape_is_triangles(a);
+    const cairn_shape *other = mesh_is_a ? b : a;
+    if (shape_is_triangles(other))
+        return false;
+    mesh_pair p = {.mesh = mesh_is_a ? a : b, .mesh_xf = mesh_is_a ? xa : xb};
+    int count = shape_part_count(other);
+    for (int j = 0; j < count && !p.overlap; ++j) {
+        p.part = shape_part_at(other, mesh_is_a ? xb : xa, j);
+        triangles_query_box(p.mesh, part_bounds_in(p.mesh_xf, p.part, 0.0f), overlap_triangle, &p);
+    }
+    return p.overlap;
+}

@@ -1,0 +1,46 @@
+/* Meshes and heightfields in the collision queries: ray casts, overlap tests and contact
+   manifolds, each run over the triangles under the other shape's bounds (mesh frame). */
+#ifndef CAIRN_COLLISION_MESH_COLLIDE_H
+#define CAIRN_COLLISION_MESH_COLLIDE_H
+
+#include "collision/compound.h"
+
+/* shape_raycast for a mesh or heightfield: the closest triangle hit (either side), its normal
+   facing against the ray (world), and its index (may be NULL). */
+bool mesh_shape_raycast(const cairn_shape *shape, cairn_transform xf, vec3s origin,
+                        vec3s translation, float max_fraction, float *fraction, vec3s *normal,
+                        int *triangle);
+
+/* cairn_overlap when one shape is a mesh or heightfield and the other convex or a compound (two
+   meshes never overlap: they have no volume). */
+bool mesh_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                  cairn_transform xb);
+
+/* The contact manifolds of a body pair where one shape is a mesh or heightfield and the other a
+   convex shape or compound: every convex part against the triangles under its bounds grown by
+   `margin` (the speculative distance), each triangle a flat core of radius 0 (a sphere in closed
+   form). Triangles are one-sided: a pair whose normal points to the triangle's back is dropped;
+   so is a pair touching an inactive edge or vertex (triangle_edges.c) along a normal other than
+   the face's (a ghost bump: the neighbour's face carries the contact).
+   Feature ids carry the triangle index; the manifolds are merged per direction and reduced to
+   four points each as compound_manifolds does (previous: last step's normals). Returns how many
+   were written. */
+int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, float margin, const vec3s *previous, int previous_count,
+                   manifold out[CONTACT_MAX_MANIFOLDS], compound_stats *stats);
+
+/* The query between one triangle (as A) and a convex shape (not a compound) as the narrow phase
+   runs it: false when the normal faces the triangle's back. For tests and tools. */
+bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
+                         const cairn_shape *convex, cairn_transform xf, cairn_query_result *out);
+
+/* Cosine of the largest angle between a contact normal and the triangle's front normal for which
+   the contact is kept (below it, the normal points into the back half-space). */
+#define MESH_BACK_FACE_COSINE 0.0f
+/* Contact normals within about 0.25 degrees of the face normal count as the face's (rounding);
+   any larger tilt at an inactive edge or vertex is a ghost. A sphere just past a flat seam
+   touches the seam with a normal tilted by a fraction of a degree, at a point beside the one
+   under its centre: kept, that point made a rolling sphere hop at every seam. */
+#define MESH_FACE_COSINE 0.99999f
+
+#endif

@@ -1,0 +1,120 @@
+/* Active edges: which triangle edges may push a body along anything but the triangle's face
+   normal. An edge shared with a neighbour in the same plane (or folding inwards, concave) is
+   inactive: a body sliding across it touches the neighbour's face too, and a contact normal
+   through the edge would be a ghost bump. Boundary edges, non-manifold edges and convex folds of
+   more than about 5 degrees are active. Meshes decide this once at build time from shared vertex
+   indices; heightfields from their implicit neighbours at query time. */
+#include "geometry/triangles.h"
+
+#include "core/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Folds flatter than this (cosine between the face normals) count as flat. */
+static const float flat_cosine = 0.9962f; /* 5 degrees */
+
+bool edge_is_active(const vec3s corners[3], int edge, vec3s opposite)
+{
+    vec3s n = triangle_normal(corners);
+    vec3s a = corners[edge], b = corners[(edge + 1) % 3];
+    /* The neighbour runs b -> a (consistent winding), with `opposite` as its third corner. */
+    vec3s neighbour[3] = {b, a, opposite};
+    vec3s m = triangle_normal(neighbour);
+    float height = glms_vec3_dot(n, glms_vec3_sub(opposite, a));
+    bool convex = height < 0.0f;
+    return convex && glms_vec3_dot(n, m) < flat_cosine;
+}
+
+typedef struct edge_record {
+    int lo, hi;   /* vertex indices, lo < hi */
+    int triangle; /* kept index */
+    int edge;     /* 0..2: from corner edge to corner edge + 1 */
+} edge_record;
+
+static int compare_edges(const void *x, const void *y)
+{
+    const edge_record *a = x, *b = y;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi)
+        return a->hi < b->hi ? -1 : 1;
+    return a->triangle < b->triangle ? -1 : a->triangle > b->triangle;
+}
+
+/* A pair of edge records from two triangles running opposite ways: neighbours. */
+static void mark_pair(mesh_data *m, const edge_record *e, const edge_record *f)
+{
+    const int *te = m->triangles[e->triangle], *tf = m->triangles[f->triangle];
+    bool opposite = te[e->edge] == tf[(f->edge + 1) % 3];
+    if (!opposite)
+        return; /* inconsistent winding: both stay active */
+    vec3s ce[3], cf[3];
+    mesh_corners_of(m, e->triangle, ce);
+    mesh_corners_of(m, f->triangle, cf);
+    if (!edge_is_active(ce, e->edge, cf[(f->edge + 2) % 3]))
+        m->edge_flags[e->triangle] &= (unsigned char)~(1u << e->edge);
+    if (!edge_is_active(cf, f->edge, ce[(e->edge + 2) % 3]))
+        m->edge_flags[f->triangle] &= (unsigned char)~(1u << f->edge);
+}
+
+bool mesh_build_edge_flags(mesh_data *m)
+{
+    size_t count = 3 * (size_t)m->triangle_count;
+    edge_record *records = mem_alloc(count * sizeof *records);
+    m->edge_flags = mem_alloc((size_t)m->input_count); /* sized like the other arrays */
+    if (records == NULL || m->edge_flags == NULL) {
+        mem_free(records, count * sizeof *records);
+        return false;
+    }
+    for (int t = 0; t < m->triangle_count; ++t) {
+        m->edge_flags[t] = 7; /* all active until a flat or concave neighbour is found */
+        for (int e = 0; e < 3; ++e) {
+            int a = m->triangles[t][e], b = m->triangles[t][(e + 1) % 3];
+            records[3 * t + e] = (edge_record){a < b ? a : b, a < b ? b : a, t, e};
+        }
+    }
+    qsort(records, count, sizeof *records, compare_edges);
+    for (size_t i = 0; i < count;) {
+        size_t j = i + 1;
+        while (j < count && records[j].lo == records[i].lo && records[j].hi == records[i].hi)
+            ++j;
+        if (j - i == 2) /* manifold edge; more than two triangles: left active */
+            mark_pair(m, &records[i], &records[i + 1]);
+        i = j;
+    }
+    mem_free(records, count * sizeof *records);
+    return true;
+}
+
+/* Heightfield neighbours across each edge of triangle 2 * cell + k (corners as in
+   heightfield_corners): the neighbour's third sample, or false at the grid's border. */
+static bool heightfield_opposite(const cairn_shape *shape, int triangle, int edge, vec3s *out)
+{
+    const heightfield_data *h = &shape->heightfield;
+    int cell = triangle / 2, k = triangle % 2;
+    int x = cell % (h->count_x - 1), z = cell / (h->count_x - 1);
+    /* (dx, dz) of the opposite sample relative to (x, z), per triangle kind and edge; the
+       diagonal (edge 2 of kind 0, edge 0 of kind 1) faces the cell's other triangle. */
+    static const int offsets[2][3][2] = {
+        {{-1, 0}, {1, 2}, {1, 0}}, /* kind 0: (x,z)-(x,z+1), (x,z+1)-(x+1,z+1), diagonal */
+        {{0, 1}, {2, 1}, {0, -1}}, /* kind 1: diagonal, (x+1,z+1)-(x+1,z), (x+1,z)-(x,z) */
+    };
+    int sx = x + offsets[k][edge][0], sz = z + offsets[k][edge][1];
+    if (sx < 0 || sz < 0 || sx >= h->count_x || sz >= h->count_z)
+        return false;
+    *out = (vec3s){{(float)sx * h->scale.x, h->heights[sz * h->count_x + sx] * h->scale.y,
+                    (float)sz * h->scale.z}};
+    return true;
+}
+
+bool triangles_edge_active(const cairn_shape *shape, int triangle, int edge)
+{
+    if (shape->type == CAIRN_SHAPE_MESH)
+        return (shape->mesh.edge_flags[shape->mesh.slot[triangle]] >> edge) & 1u;
+    vec3s corners[3], opposite;
+    heightfield_corners(shape, triangle, corners);
+    if (!heightfield_opposite(shape, triangle, edge, &opposite))
+        return true;
+    return edge_is_active(corners, edge, opposite);
+}

@@ -1,0 +1,60 @@
+/* Meshes for the mesh tests: tessellated floors and random triangle soups, built through the
+   public API, and a small deterministic random generator. */
+#ifndef CAIRN_TESTS_MESH_HELPERS_H
+#define CAIRN_TESTS_MESH_HELPERS_H
+
+#include <cairn/cairn.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct test_rng {
+    uint64_t state;
+} test_rng;
+
+static inline double rng_unit(test_rng *r)
+{
+    r->state = r->state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(r->state >> 11) / 9007199254740992.0;
+}
+
+static inline float rng_range(test_rng *r, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)rng_unit(r);
+}
+
+/* A floor of cells x cells squares of side `cell` centred on the origin in the XZ plane, two
+   triangles per square split along alternating diagonals, facing +Y, rotated by `tilt` radians
+   about +Z. */
+static inline cairn_shape *floor_mesh(int cells, float cell, float tilt)
+{
+    int n = cells + 1;
+    vec3s *v = malloc((size_t)(n * n) * sizeof *v);
+    int *idx = malloc((size_t)(cells * cells * 6) * sizeof *idx);
+    float half = 0.5f * (float)cells * cell, c = cosf(tilt), s = sinf(tilt);
+    for (int z = 0; z < n; ++z)
+        for (int x = 0; x < n; ++x) {
+            float px = (float)x * cell - half, pz = (float)z * cell - half;
+            v[z * n + x] = (vec3s){{px * c, px * s, pz}};
+        }
+    int k = 0;
+    for (int z = 0; z < cells; ++z)
+        for (int x = 0; x < cells; ++x) {
+            int a = z * n + x, b = a + 1, d = a + n, e = d + 1;
+            if ((x + z) % 2 == 0) {
+                int t[6] = {a, d, e, a, e, b};
+                for (int i = 0; i < 6; ++i)
+                    idx[k++] = t[i];
+            } else {
+                int t[6] = {a, d, b, b, d, e};
+                for (int i = 0; i < 6; ++i)
+                    idx[k++] = t[i];
+            }
+        }
+    cairn_shape *shape = cairn_shape_mesh(v, n * n, idx, cells * cells * 2);
+    free(v);
+    free(idx);
+    return shape;
+}
+
+#endif
