@@ -428,3 +428,110 @@ Test(character, walks_away_from_exact_contact)
     cairn_character_destroy(c);
     cairn_world_destroy(world);
 }
+
+/* ---- on meshes and heightfields ---- */
+
+/* A flat square of n x n cells of `cell` m, two triangles each, at height y, facing up. */
+static cairn_body_id mesh_floor(cairn_world *world, int n, float cell, float y)
+{
+    int side = n + 1;
+    vec3s *vertices = malloc(sizeof *vertices * (size_t)(side * side));
+    int *indices = malloc(sizeof *indices * (size_t)(6 * n * n));
+    float half = 0.5f * cell * (float)n;
+    for (int z = 0; z < side; ++z)
+        for (int x = 0; x < side; ++x)
+            vertices[z * side + x] = v3(cell * (float)x - half, y, cell * (float)z - half);
+    int k = 0;
+    for (int z = 0; z < n; ++z)
+        for (int x = 0; x < n; ++x) {
+            int v00 = z * side + x, v01 = (z + 1) * side + x, v10 = v00 + 1, v11 = v01 + 1;
+            int quad[6] = {v00, v01, v10, v10, v01, v11}; /* counter-clockwise from above */
+            memcpy(indices + k, quad, sizeof quad);
+            k += 6;
+        }
+    cairn_shape *mesh = cairn_shape_mesh(vertices, side * side, indices, 2 * n * n);
+    cr_assert_not_null(mesh, "%s", cairn_last_error());
+    free(vertices);
+    free(indices);
+    return scene_body(world, mesh, CAIRN_STATIC, cairn_transform_identity(), 1000.0f, 0.5f, 0.0f);
+}
+
+Test(character, walks_on_a_mesh_floor)
+{
+    cairn_world *world = scene_default_world();
+    mesh_floor(world, 40, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(-4, STAND + 0.02f, 0.1f));
+    for (int n = 0; n < 10; ++n) /* settle onto the floor */
+        frame(world, c, v3(0, 0, 0));
+    cr_assert(cairn_character_ground_state(c).on_ground, "not on the mesh floor");
+    vec3s start = cairn_character_position(c);
+    float lowest = INFINITY, highest = -INFINITY;
+    for (int n = 0; n < 60; ++n) { /* 1 s diagonally across the seams at 4 m/s */
+        frame(world, c, v3(2.828f, 0, 2.828f));
+        cr_assert(cairn_character_ground_state(c).on_ground, "left the ground at frame %d", n);
+        lowest = fminf(lowest, cairn_character_position(c).y);
+        highest = fmaxf(highest, cairn_character_position(c).y);
+    }
+    float walked = glms_vec3_distance(cairn_character_position(c), start);
+    cr_expect(fabsf(walked - 4.0f) < 0.04f, "walked %.4f m in 1 s at 4 m/s", (double)walked);
+    cr_expect(lowest > STAND - 0.001f && highest < STAND + 0.01f, "height %.4f to %.4f, %.4f",
+              (double)lowest, (double)highest, (double)STAND);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* Falling at 20 m/s onto a mesh floor and running at 20 m/s into a mesh wall (one quad): it
+   stops on them in every frame, never past. */
+Test(character, never_passes_through_a_mesh_floor_or_wall)
+{
+    cairn_world *world = scene_default_world();
+    mesh_floor(world, 20, 0.5f, 0.0f);
+    vec3s wall[4] = {v3(5, 0, -5), v3(5, 0, 5), v3(5, 4, -5), v3(5, 4, 5)};
+    int faces[6] = {0, 2, 1, 1, 2, 3}; /* facing -x, towards the character */
+    cairn_shape *quad = cairn_shape_mesh(wall, 4, faces, 2);
+    cr_assert_not_null(quad, "%s", cairn_last_error());
+    scene_body(world, quad, CAIRN_STATIC, cairn_transform_identity(), 1000.0f, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, 6, 0));
+    for (int n = 0; n < 30; ++n) {
+        cr_assert(cairn_character_move(c, v3(0, -20, 0), SCENE_DT), "%s", cairn_last_error());
+        cr_assert_geq(cairn_character_position(c).y, STAND - 0.001f, "through the floor: %.4f",
+                      (double)cairn_character_position(c).y);
+    }
+    for (int n = 0; n < 30; ++n) {
+        frame(world, c, v3(20, 0, 0));
+        cr_assert_leq(cairn_character_position(c).x, 5.0f - radius + 0.001f,
+                      "through the wall at frame %d: x %.4f", n,
+                      (double)cairn_character_position(c).x);
+    }
+    cr_expect_gt(cairn_character_position(c).x, 5.0f - radius - 0.02f, "stopped short of it");
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* A heightfield hill (a 10-degree slope up to a plateau): it walks up and over on the ground. */
+Test(character, walks_over_a_heightfield_hill)
+{
+    cairn_world *world = scene_default_world();
+    enum { NX = 41, NZ = 9 };
+    float heights[NX * NZ];
+    float slope = tanf(10.0f * (float)SCENE_PI / 180.0f);
+    for (int z = 0; z < NZ; ++z)
+        for (int x = 0; x < NX; ++x) /* 0.5 m cells: flat, up 10 degrees to 1 m, flat */
+            heights[z * NX + x] = fminf(fmaxf(0.5f * (float)(x - 8) * slope, 0.0f), 1.0f);
+    cairn_shape *field = cairn_shape_heightfield(heights, NX, NZ, v3(0.5f, 1, 0.5f));
+    cr_assert_not_null(field, "%s", cairn_last_error());
+    scene_body(world, field, CAIRN_STATIC, scene_at(v3(0, 0, -2)), 1000.0f, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(1, STAND + 0.02f, 0));
+    for (int n = 0; n < 10; ++n)
+        frame(world, c, v3(0, 0, 0));
+    for (int n = 0; n < 400 && cairn_character_position(c).x < 17.0f; ++n) {
+        frame(world, c, v3(3, 0, 0));
+        cr_assert(cairn_character_ground_state(c).on_ground, "left the ground at x %.3f",
+                  (double)cairn_character_position(c).x);
+    }
+    vec3s p = cairn_character_position(c);
+    cr_expect_geq(p.x, 17.0f, "stuck at x %.3f", (double)p.x);
+    cr_expect(fabsf(p.y - (1.0f + STAND)) < 0.01f, "on the plateau at y %.4f", (double)p.y);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
