@@ -41,9 +41,15 @@ static cairn_world *build(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     cairn_world *world = build();
-    size_t length = cairn_world_snapshot_size(world);
+    /* the first byte's low bit picks the kind: full or awake-only */
+    bool awake_only = size > 0 && (data[0] & 1);
+    size_t length =
+        awake_only ? cairn_world_snapshot_awake_size(world) : cairn_world_snapshot_size(world);
     unsigned char *snapshot = malloc(length);
-    cairn_world_snapshot(world, snapshot, length);
+    if (awake_only)
+        cairn_world_snapshot_awake(world, snapshot, length);
+    else
+        cairn_world_snapshot(world, snapshot, length);
     size_t payload = length - sizeof(uint64_t);
     for (size_t i = 0; i < size && i < payload; ++i)
         snapshot[(i * 7919u) % payload] ^= data[i];

@@ -332,6 +332,118 @@ Test(snapshot, one_state_gives_the_same_bytes)
     cairn_world_destroy(dirty);
 }
 
+static void *save_awake(const cairn_world *world, size_t *size)
+{
+    *size = cairn_world_snapshot_awake_size(world);
+    cr_assert(*size > 0, "%s", cairn_last_error());
+    void *buffer = malloc(*size);
+    cr_assert(cairn_world_snapshot_awake(world, buffer, *size), "%s", cairn_last_error());
+    return buffer;
+}
+
+static int awake_bodies(const cairn_world *world)
+{
+    cairn_body_id ids[64];
+    int n = cairn_world_bodies(world, ids, 64), awake = 0;
+    for (int i = 0; i < n; ++i)
+        awake += cairn_body_is_awake(world, ids[i]);
+    return awake;
+}
+
+/* A stack that falls asleep at once, and balls dropped from 3 to 21 m beside it that land one
+   after another and sleep in turn: nothing ever wakes the stack again. */
+static cairn_world *build_sleepy(void)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    for (int i = 0; i < 5; ++i)
+        scene_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), SCENE_RADIUS), CAIRN_DYNAMIC,
+                   scene_at(v3(0, 0.5f + (float)i, 0)), 1000.0f, 0.6f, 0.0f);
+    for (int i = 0; i < 4; ++i)
+        scene_body(world, cairn_shape_sphere(0.3f), CAIRN_DYNAMIC,
+                   scene_at(v3(10.0f + 2.0f * (float)i, 3.0f + 6.0f * (float)i, 0)), 1000.0f, 0.6f,
+                   0.0f);
+    return world;
+}
+
+/* Wakes the stack by a push on its top box, so its parked contacts (kept by the world through
+   an awake-only restore, warm-start impulses and all) take part again. */
+static void nudge_top_and_run(cairn_world *world, cairn_body_id top)
+{
+    vec3s at = cairn_body_transform(world, top).position;
+    cairn_body_apply_impulse(world, top, v3(30, 0, 0), v3(at.x, at.y + 0.4f, at.z));
+    run(world, 120);
+}
+
+/* Saved while the balls still fall and the stack sleeps: the snapshot is a fraction of a full
+   one, and restored (twice) it steps on as the saved world did, also after the balls that moved
+   at the save have fallen asleep (their contacts parked meanwhile). */
+Test(snapshot, awake_only_of_a_world_mostly_asleep)
+{
+    cairn_world *world = build_sleepy();
+    cairn_body_id ids[16];
+    int n = cairn_world_bodies(world, ids, 16);
+    cr_assert_eq(n, 10);
+    int steps = 0;
+    while (steps < 120 && cairn_body_is_awake(world, ids[1])) {
+        run(world, 1);
+        ++steps;
+    }
+    cr_assert(!cairn_body_is_awake(world, ids[1]), "the stack never slept");
+    int awake = awake_bodies(world);
+    cr_assert_eq(awake, 4, "the balls are awake, the stack asleep: %d awake", awake);
+    size_t size, full_size = cairn_world_snapshot_size(world);
+    void *snapshot = save_awake(world, &size);
+    cr_expect_lt(size, full_size / 2, "awake-only %zu bytes, full %zu", size, full_size);
+    run(world, 600);
+    cr_assert_eq(awake_bodies(world), 0, "the balls have not slept: untested");
+    uint64_t later = cairn_world_state_hash(world);
+    /* the same world, never restored, then the stack woken */
+    cairn_world *twin = build_sleepy();
+    run(twin, steps + 600);
+    cr_assert_eq(cairn_world_state_hash(twin), later);
+    nudge_top_and_run(twin, ids[5]);
+    for (int round = 0; round < 2; ++round) {
+        cr_assert(cairn_world_restore(world, snapshot, size), "round %d: %s", round,
+                  cairn_last_error());
+        cr_expect_eq(awake_bodies(world), awake, "round %d", round);
+        run(world, 600);
+        cr_expect_eq(cairn_world_state_hash(world), later, "round %d: the hashes differ", round);
+    }
+    nudge_top_and_run(world, ids[5]);
+    cr_expect_eq(cairn_world_state_hash(world), cairn_world_state_hash(twin),
+                 "the woken stack moves otherwise");
+    cairn_world_destroy(twin);
+    free(snapshot);
+    cairn_world_destroy(world);
+}
+
+/* A body asleep at the save that woke since cannot come back from an awake-only snapshot:
+   refused, the world unchanged. */
+Test(snapshot, awake_only_refuses_a_woken_sleeper)
+{
+    cairn_world *world = build();
+    run(world, 420);
+    size_t size;
+    void *snapshot = save_awake(world, &size);
+    cairn_body_id ids[64], sleeper = {0, 0};
+    int n = cairn_world_bodies(world, ids, 64);
+    for (int i = 0; i < n && sleeper.index == 0; ++i)
+        if (cairn_body_get_type(world, ids[i]) == CAIRN_DYNAMIC &&
+            !cairn_body_is_awake(world, ids[i]))
+            sleeper = ids[i];
+    cr_assert(sleeper.index != 0, "no sleeping body");
+    cairn_body_apply_impulse(world, sleeper, v3(0, 5, 0),
+                             cairn_body_transform(world, sleeper).position);
+    run(world, 3);
+    uint64_t hash = cairn_world_state_hash(world);
+    cr_expect(!cairn_world_restore(world, snapshot, size));
+    cr_expect(strstr(cairn_last_error(), "slept at the save") != NULL, "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_state_hash(world), hash);
+    free(snapshot);
+    cairn_world_destroy(world);
+}
+
 static void expect_refused(cairn_world *world, const void *buffer, size_t size, const char *words)
 {
     uint64_t hash = cairn_world_state_hash(world);

@@ -350,6 +350,14 @@ CAIRN_API bool cairn_world_snapshot(const cairn_world *world, void *buffer, size
    steps. A truncated, corrupt or foreign buffer: false, an error saying which, and the world
    unchanged. */
 CAIRN_API bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size);
+/* An awake-only snapshot, for rollback of worlds that are mostly asleep: the awake bodies and
+   their contacts in full, every sleeping (or static) body as a 16-byte fingerprint, the joints
+   and characters in full. cairn_world_restore takes it like a full one, into the world it came
+   from, as long as every body asleep at the save still sleeps, unchanged and never woken since
+   (the fingerprint is checked: otherwise false, an error naming the body, and the world
+   unchanged; restore a full snapshot then). The world keeps its own sleeping part. */
+CAIRN_API size_t cairn_world_snapshot_awake_size(const cairn_world *world);
+CAIRN_API bool cairn_world_snapshot_awake(const cairn_world *world, void *buffer, size_t size);
 
 typedef struct cairn_ray_hit {
     cairn_body_id body;

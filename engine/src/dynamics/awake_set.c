@@ -26,6 +26,7 @@ void body_set_awake(cairn_world *world, uint32_t index, bool awake)
         b->awake_slot = world->awake.count;
         world->awake.data[world->awake.count++] = index;
         world->unpark_pending = true;
+        b->wakes++;
     } else if (!awake && b->awake_slot >= 0) {
         uint32_t last = world->awake.data[--world->awake.count];
         world->awake.data[b->awake_slot] = last;

@@ -10,6 +10,7 @@ typedef struct body {
     bool awake;
     bool allow_sleep;
     uint32_t generation;
+    uint32_t wakes; /* times it woke: an awake-only snapshot checks its sleepers did not */
     cairn_shape *shape;
     cairn_transform transform; /* the body origin (the shape's frame) */
     vec3s local_center;        /* centre of mass in the body frame */

@@ -47,7 +47,21 @@ typedef struct snapshot_header {
     uint32_t version, byte_order;
     uint32_t record_sizes[5]; /* def, body record, manifold point, GJK cache, joint */
     uint32_t body_slots, contacts, parked, joint_slots, joint_free, characters;
+    uint32_t kind; /* SNAPSHOT_FULL or SNAPSHOT_AWAKE */
 } snapshot_header;
+
+/* A full snapshot holds every body and contact. An awake-only one holds the awake bodies and the
+   walked contacts; a sleeping body is a fingerprint (generation, wakes, record hash) that the
+   restore checks against the world, whose sleeping part it keeps. */
+enum { SNAPSHOT_FULL, SNAPSHOT_AWAKE };
+
+/* The body slot tags: dead, a record, or (awake-only snapshots) a sleeper's fingerprint. */
+enum { SLOT_DEAD, SLOT_RECORD, SLOT_SLEEPER };
+
+typedef struct sleeper {
+    uint32_t generation, wakes;
+    uint64_t record_hash;
+} sleeper;
 
 typedef struct world_flags {
     float last_substep;
@@ -62,7 +76,7 @@ static uint64_t checksum(const unsigned char *bytes, size_t n)
     return hash;
 }
 
-static snapshot_header make_header(const cairn_world *w)
+static snapshot_header make_header(const cairn_world *w, uint32_t kind)
 {
     snapshot_header h;
     memset(&h, 0, sizeof h);
@@ -80,6 +94,7 @@ static snapshot_header make_header(const cairn_world *w)
     h.joint_slots = (uint32_t)w->joints.count;
     h.joint_free = (uint32_t)w->joint_ids.free_indices.count;
     h.characters = (uint32_t)characters_count(w);
+    h.kind = kind;
     return h;
 }
 
@@ -150,25 +165,42 @@ static void put_def(cursor *c, const cairn_world_def *def)
     put(c, (const unsigned char *)def + NEXT, sizeof *def - NEXT);
 }
 
-static void put_world(cursor *c, const cairn_world *w)
+static sleeper sleeper_of(const cairn_world *w, const body *b)
 {
-    snapshot_header h = make_header(w);
+    body_record r = record_of(w, b);
+    return (sleeper){b->generation, b->wakes, checksum((const unsigned char *)&r, sizeof r)};
+}
+
+static void put_bodies(cursor *c, const cairn_world *w, uint32_t kind)
+{
+    for (int i = 0; i < w->bodies.count; ++i) {
+        const body *b = &w->bodies.data[i];
+        uint8_t tag = !b->alive                             ? SLOT_DEAD
+                      : kind == SNAPSHOT_AWAKE && !b->awake ? SLOT_SLEEPER
+                                                            : SLOT_RECORD;
+        put(c, &tag, 1);
+        if (tag == SLOT_RECORD) {
+            body_record r = record_of(w, b);
+            put(c, &r, sizeof r);
+        } else if (tag == SLOT_SLEEPER) {
+            sleeper z = sleeper_of(w, b);
+            put(c, &z, sizeof z);
+        }
+    }
+}
+
+static void put_world(cursor *c, const cairn_world *w, uint32_t kind)
+{
+    snapshot_header h = make_header(w, kind);
     put(c, &h, sizeof h);
     put_def(c, &w->def);
     world_flags flags = {w->last_substep, w->park_pending, w->unpark_pending, w->refilter_pending,
                          0};
     put(c, &flags, sizeof flags);
-    for (int i = 0; i < w->bodies.count; ++i) {
-        const body *b = &w->bodies.data[i];
-        uint8_t alive = b->alive;
-        put(c, &alive, 1);
-        if (alive) {
-            body_record r = record_of(w, b);
-            put(c, &r, sizeof r);
-        }
-    }
+    put_bodies(c, w, kind);
     snapshot_put_contacts(c, &w->contacts);
-    snapshot_put_contacts(c, &w->parked);
+    if (kind == SNAPSHOT_FULL)
+        snapshot_put_contacts(c, &w->parked); /* awake-only: the world keeps its own */
     put(c, w->joint_ids.free_indices.data, sizeof(uint32_t) * h.joint_free);
     for (int i = 0; i < w->joints.count; ++i) {
         joint copy = w->joints.data[i];
@@ -178,33 +210,54 @@ static void put_world(cursor *c, const cairn_world *w)
     put_characters(c, w, h.characters);
 }
 
-size_t cairn_world_snapshot_size(const cairn_world *world)
+static size_t snapshot_size(const cairn_world *world, uint32_t kind, const char *fn)
 {
     if (world == NULL) {
-        error_set("cairn_world_snapshot_size: world is NULL");
+        error_set("%s: world is NULL", fn);
         return 0;
     }
     cursor c = {0};
-    put_world(&c, world);
+    put_world(&c, world, kind);
     return c.at + sizeof(uint64_t);
+}
+
+static bool snapshot_write(const cairn_world *world, void *buffer, size_t size, uint32_t kind,
+                           const char *fn)
+{
+    if (world == NULL)
+        return error_set("%s: world is NULL", fn);
+    if (buffer == NULL)
+        return error_set("%s: buffer is NULL", fn);
+    size_t needed = snapshot_size(world, kind, fn);
+    if (size < needed)
+        return error_set("%s: buffer of %zu bytes, %zu needed", fn, size, needed);
+    cursor c = {.data = buffer, .size = size};
+    put_world(&c, world, kind);
+    if (c.failed)
+        return error_set("%s: out of memory", fn);
+    uint64_t sum = checksum(buffer, c.at);
+    put(&c, &sum, sizeof sum);
+    return true;
+}
+
+size_t cairn_world_snapshot_size(const cairn_world *world)
+{
+    return snapshot_size(world, SNAPSHOT_FULL, "cairn_world_snapshot_size");
 }
 
 bool cairn_world_snapshot(const cairn_world *world, void *buffer, size_t size)
 {
-    if (world == NULL)
-        return error_set("cairn_world_snapshot: world is NULL");
-    if (buffer == NULL)
-        return error_set("cairn_world_snapshot: buffer is NULL");
-    size_t needed = cairn_world_snapshot_size(world);
-    if (size < needed)
-        return error_set("cairn_world_snapshot: buffer of %zu bytes, %zu needed", size, needed);
-    cursor c = {.data = buffer, .size = size};
-    put_world(&c, world);
-    if (c.failed)
-        return error_set("cairn_world_snapshot: out of memory");
-    uint64_t sum = checksum(buffer, c.at);
-    put(&c, &sum, sizeof sum);
-    return true;
+    return snapshot_write(world, buffer, size, SNAPSHOT_FULL, "cairn_world_snapshot");
+}
+
+size_t cairn_world_snapshot_awake_size(const cairn_world *world)
+{
+    return snapshot_size(world, SNAPSHOT_AWAKE, "cairn_world_snapshot_awake_size");
+}
+
+bool cairn_world_snapshot_awake(const cairn_world *world, void *buffer, size_t size)
+{
+    return snapshot_write(world, buffer, size, SNAPSHOT_AWAKE, "cairn_world_snapshot_awake");
 }
 
 /* ---- reading ---- */
@@ -217,7 +270,22 @@ typedef struct parsed {
     size_t bodies_at, contacts_at, characters_at; /* offsets of the sections */
     size_t joints_at;                             /* the joint free list, then slots */
     uint32_t extras;                              /* contacts with extra manifolds */
+    uint8_t *tags; /* awake-only snapshots: each body slot's tag (SLOT_*); else NULL */
+    size_t tag_bytes;
 } parsed;
+
+static void parsed_free(parsed *p)
+{
+    if (p->tags)
+        mem_free(p->tags, p->tag_bytes);
+    p->tags = NULL;
+}
+
+/* A contact the world keeps through an awake-only restore: both bodies slept at the save. */
+static bool kept_parked(const uint8_t *tags, const contact *k)
+{
+    return tags && tags[k->body_a] == SLOT_SLEEPER && tags[k->body_b] == SLOT_SLEEPER;
+}
 
 static bool check_header(const cairn_world *w, const snapshot_header *h)
 {
@@ -229,7 +297,9 @@ static bool check_header(const cairn_world *w, const snapshot_header *h)
     if (h->version != SNAPSHOT_VERSION)
         return error_set("%s: snapshot version %u, this library reads %u", fn, h->version,
                          SNAPSHOT_VERSION);
-    snapshot_header mine = make_header(w);
+    snapshot_header mine = make_header(w, h->kind);
+    if (h->kind != SNAPSHOT_FULL && h->kind != SNAPSHOT_AWAKE)
+        return error_set("%s: unknown snapshot kind %u", fn, h->kind);
     if (memcmp(h->record_sizes, mine.record_sizes, sizeof mine.record_sizes) != 0)
         return error_set("%s: the snapshot comes from a build with other record layouts", fn);
     if (h->body_slots != mine.body_slots)
@@ -244,19 +314,43 @@ static bool check_header(const cairn_world *w, const snapshot_header *h)
     return true;
 }
 
+/* A sleeper of an awake-only snapshot must still sleep in the world, unchanged. */
+static bool check_sleeper(const cairn_world *w, cursor *c, int i)
+{
+    sleeper z;
+    if (!take(c, &z, sizeof z))
+        return false;
+    const body *b = &w->bodies.data[i];
+    sleeper now = sleeper_of(w, b);
+    if (b->awake || z.generation != now.generation || z.wakes != now.wakes ||
+        z.record_hash != now.record_hash)
+        return error_set("cairn_world_restore: body %d slept at the save and has woken or "
+                         "changed since: an awake-only snapshot keeps the world's sleeping "
+                         "bodies (restore a full snapshot)",
+                         i);
+    return true;
+}
+
 /* Every body slot must be the world's: alive or dead alike, same generation and type. */
-static bool check_bodies(const cairn_world *w, cursor *c)
+static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
 {
     for (int i = 0; i < w->bodies.count; ++i) {
-        uint8_t alive;
-        if (!take(c, &alive, 1))
+        uint8_t tag;
+        if (!take(c, &tag, 1))
             return false;
+        if (tag > SLOT_SLEEPER || (tag == SLOT_SLEEPER && !p->tags))
+            return error_set("cairn_world_restore: body slot %d has a bad tag (%u)", i, tag);
         const body *b = &w->bodies.data[i];
+        bool alive = tag != SLOT_DEAD;
         if (alive != b->alive)
             return error_set("cairn_world_restore: body slot %d is %s in the snapshot and %s in "
                              "the world: not its world",
                              i, alive ? "alive" : "dead", b->alive ? "alive" : "dead");
-        if (!alive)
+        if (p->tags)
+            p->tags[i] = tag;
+        if (tag == SLOT_SLEEPER && !check_sleeper(w, c, i))
+            return false;
+        if (tag != SLOT_RECORD)
             continue;
         body_record r;
         if (!take(c, &r, sizeof r))
@@ -268,6 +362,19 @@ static bool check_bodies(const cairn_world *w, cursor *c)
         if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))
             return error_set("cairn_world_restore: body %d has a corrupt transform", i);
     }
+    return true;
+}
+
+/* Awake-only: the world's parked contacts between sleepers are the saved ones. */
+static bool check_kept_parked(const cairn_world *w, const parsed *p)
+{
+    uint32_t kept = 0;
+    for (int i = 0; i < w->parked.count; ++i)
+        kept += kept_parked(p->tags, &w->parked.data[i]);
+    if (kept != p->header.parked)
+        return error_set("cairn_world_restore: the sleeping bodies have %u parked contacts, %u "
+                         "at the save (restore a full snapshot)",
+                         kept, p->header.parked);
     return true;
 }
 
@@ -303,14 +410,22 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
         return error_set("%s: truncated snapshot", fn);
     if (!cairn_world_def_validate(&p->def))
         return error_set("%s: the snapshot's settings are invalid", fn);
+    if (p->header.kind == SNAPSHOT_AWAKE) { /* the caller frees it (parsed_free) */
+        p->tag_bytes = (size_t)w->bodies.count + 1;
+        p->tags = mem_alloc(p->tag_bytes);
+        if (p->tags == NULL)
+            return error_set("%s: out of memory", fn);
+    }
     p->bodies_at = c.at;
-    if (!check_bodies(w, &c))
+    if (!check_bodies(w, &c, p))
         return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
+    if (p->tags && !check_kept_parked(w, p))
+        return false;
     p->contacts_at = c.at;
     int slots = w->bodies.count;
     p->extras = 0;
     if (!skip_contacts(&c, p->header.contacts, slots, &p->extras) ||
-        !skip_contacts(&c, p->header.parked, slots, &p->extras))
+        (!p->tags && !skip_contacts(&c, p->header.parked, slots, &p->extras)))
         return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
     p->joints_at = c.at;
     size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots +
@@ -367,13 +482,20 @@ static bool check_joint_slots(const cairn_world *w, const joint_view *v)
 
 /* Walks each body's edge list: live joints of that body, at most one visit per edge. */
 /* The next live body's record in the (already checked) body section; false after the last. */
-static bool next_record(cursor *c, int slots, int *index, body_record *r)
+/* The next live body's record: from the snapshot, or for a sleeper (checked unchanged) the
+   world's own. */
+static bool next_record(cursor *c, const cairn_world *w, int *index, body_record *r)
 {
-    while (++*index < slots) {
-        uint8_t alive = 0;
-        take(c, &alive, 1);
-        if (alive) {
+    while (++*index < w->bodies.count) {
+        uint8_t tag = SLOT_DEAD;
+        take(c, &tag, 1);
+        if (tag == SLOT_RECORD) {
             take(c, r, sizeof *r);
+            return true;
+        }
+        if (tag == SLOT_SLEEPER) {
+            c->at += sizeof(sleeper);
+            *r = record_of(w, &w->bodies.data[*index]);
             return true;
         }
     }
@@ -385,7 +507,7 @@ static bool check_joint_lists(const cairn_world *w, const parsed *p, const joint
 {
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->bodies_at};
     body_record r;
-    for (int i = -1; next_record(&c, w->bodies.count, &i, &r);) {
+    for (int i = -1; next_record(&c, w, &i, &r);) {
         int32_t key = r.joint_edges;
         for (uint32_t steps = 0; key >= 0; ++steps) {
             if (steps >= 2 * v->slots || (uint32_t)key >= 2 * v->slots)
@@ -429,34 +551,36 @@ typedef struct restore_memory {
     id_pool joint_ids;
 } restore_memory;
 
-static void gather_extras(const contact_array *contacts, restore_memory *m)
+/* The extras of the contacts the restore replaces (not those it keeps: kept_parked). */
+static void gather_extras(const contact_array *contacts, const uint8_t *tags, restore_memory *m)
 {
     for (int i = 0; i < contacts->count; ++i)
-        if (contacts->data[i].extra)
+        if (contacts->data[i].extra && !kept_parked(tags, &contacts->data[i]))
             m->extras[m->extra_count++] = contacts->data[i].extra;
 }
 
-static int count_extras(const contact_array *contacts)
+static int count_extras(const contact_array *contacts, const uint8_t *tags)
 {
     int count = 0;
     for (int i = 0; i < contacts->count; ++i)
-        count += contacts->data[i].extra != NULL;
+        count += contacts->data[i].extra != NULL && !kept_parked(tags, &contacts->data[i]);
     return count;
 }
 
 /* The pool holds the world's extras and enough new ones for the snapshot's; false (and nothing
    allocated) when memory runs out. The world's extras stay the world's until apply. */
-static bool fill_extra_pool(const cairn_world *w, uint32_t needed, restore_memory *m)
+static bool fill_extra_pool(const cairn_world *w, const parsed *p, restore_memory *m)
 {
-    int have = count_extras(&w->contacts) + count_extras(&w->parked);
+    uint32_t needed = p->extras;
+    int have = count_extras(&w->contacts, NULL) + count_extras(&w->parked, p->tags);
     m->extra_capacity = have > (int)needed ? have : (int)needed;
     if (m->extra_capacity == 0)
         return true;
     m->extras = mem_alloc(sizeof *m->extras * (size_t)m->extra_capacity);
     if (m->extras == NULL)
         return false;
-    gather_extras(&w->contacts, m);
-    gather_extras(&w->parked, m);
+    gather_extras(&w->contacts, NULL, m);
+    gather_extras(&w->parked, p->tags, m);
     while (m->extra_count < (int)needed) {
         manifold_extra *fresh = mem_alloc(sizeof *fresh);
         if (fresh == NULL) {
@@ -524,7 +648,7 @@ static bool read_memory(cairn_world *w, const parsed *p, const void *buffer, res
 {
     memset(m, 0, sizeof *m);
     if (!array_reserve(&w->contacts, (int)p->header.contacts + 1) ||
-        !array_reserve(&w->parked, (int)p->header.parked + 1) || !fill_extra_pool(w, p->extras, m))
+        !array_reserve(&w->parked, (int)p->header.parked + 1) || !fill_extra_pool(w, p, m))
         return false;
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->joints_at};
     if (!read_joints(&c, &p->header, m)) {
@@ -585,6 +709,17 @@ static void restore_characters(cairn_world *w, const parsed *p, const void *buff
     }
 }
 
+/* Awake-only: the parked contacts between sleepers stay (their extras with them); the others'
+   extras went to the pool. */
+static void keep_sleepers_parked(contact_array *parked, const uint8_t *tags)
+{
+    int kept = 0;
+    for (int i = 0; i < parked->count; ++i)
+        if (kept_parked(tags, &parked->data[i]))
+            parked->data[kept++] = parked->data[i];
+    parked->count = kept;
+}
+
 static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_memory *m)
 {
     w->def = p->def;
@@ -594,7 +729,7 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
     w->refilter_pending = p->flags.refilter_pending;
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->bodies_at};
     body_record r;
-    for (int i = -1; next_record(&c, w->bodies.count, &i, &r);)
+    for (int i = -1; next_record(&c, w, &i, &r);)
         restore_body(w, (uint32_t)i, &r);
     /* the game's user data stays on the joints it knows */
     for (int i = 0; i < m->joints.count; ++i) {
@@ -606,7 +741,10 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
     cursor contacts = {.source = buffer, .size = (size_t)-1, .at = p->contacts_at};
     int slots = w->bodies.count;
     read_contacts(&contacts, p->header.contacts, slots, &w->contacts, m);
-    read_contacts(&contacts, p->header.parked, slots, &w->parked, m);
+    if (p->tags)
+        keep_sleepers_parked(&w->parked, p->tags);
+    else
+        read_contacts(&contacts, p->header.parked, slots, &w->parked, m);
     empty_extra_pool(m); /* the world's extras no contact has now */
     array_free(&w->joints);
     id_pool_destroy(&w->joint_ids);
@@ -629,12 +767,17 @@ bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)
         return error_set("cairn_world_restore: world is NULL");
     if (buffer == NULL)
         return error_set("cairn_world_restore: buffer is NULL");
-    parsed p;
-    if (!parse(world, buffer, size, &p))
+    parsed p = {.tags = NULL};
+    if (!parse(world, buffer, size, &p)) {
+        parsed_free(&p);
         return false;
+    }
     restore_memory m;
-    if (!read_memory(world, &p, buffer, &m))
+    if (!read_memory(world, &p, buffer, &m)) {
+        parsed_free(&p);
         return error_set("cairn_world_restore: out of memory");
+    }
     apply(world, &p, buffer, &m);
+    parsed_free(&p);
     return true;
 }
