@@ -1,7 +1,8 @@
 /* Static geometry entries of scene files: `{mesh: {vertices: [[x, y, z], ...], indices:
    [[a, b, c], ...]}}` and `{heightfield: {count_x, count_z, heights: [...], scale: [x, y, z]}}`,
-   every bad value reported at its own line and column. (Mesh files and heightfield images are
-   not read yet.) */
+   every bad value reported at its own line and column; heightfield images in
+   heightfield_image.c. (Mesh files are not read yet.) */
+#include "heightfield_image.h"
 #include "scene.h"
 
 #include <stdio.h>
@@ -142,26 +143,28 @@ static bool read_heights(const io_reader *reader, struct fy_node *node, const ch
 bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const char *what,
                          cairn_shape **out)
 {
-    if (io_lookup(params, "image") != NULL)
-        return io_fail(reader, io_lookup(params, "image"),
-                       "%s: heightfield images are not read yet; give count_x, count_z and "
-                       "heights",
-                       what);
+    struct fy_node *image = io_lookup(params, "image");
     static const char *const keys[] = {"count_x", "count_z", "heights", "scale"};
-    if (!io_check_keys(reader, params, what, keys, 4))
+    static const char *const image_keys[] = {"image", "scale"};
+    if (!io_check_keys(reader, params, what, image ? image_keys : keys, image ? 2 : 4))
         return false;
     char name[IO_WHAT_CAPACITY];
+    vec3s scale = {{1.0f, 1.0f, 1.0f}};
+    io_join(name, sizeof name, what, "scale", 5);
+    struct fy_node *value = io_lookup(params, "scale");
+    if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
+        return false;
+    if (image) {
+        io_join(name, sizeof name, what, "image", 5);
+        return io_read_heightfield_image(reader, params, name, image, scale, HEIGHTFIELD_MAX_SIDE,
+                                         out);
+    }
     int count_x, count_z;
-    struct fy_node *value = required(reader, params, what, "count_x", name, sizeof name);
+    value = required(reader, params, what, "count_x", name, sizeof name);
     if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &count_x))
         return false;
     value = required(reader, params, what, "count_z", name, sizeof name);
     if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &count_z))
-        return false;
-    vec3s scale = {{1.0f, 1.0f, 1.0f}};
-    io_join(name, sizeof name, what, "scale", 5);
-    value = io_lookup(params, "scale");
-    if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
         return false;
     value = required(reader, params, what, "heights", name, sizeof name);
     float *heights = NULL;

@@ -63,6 +63,7 @@ static const struct {
     {"ragdolls.yaml", 457, 440},
     {"breakable.yaml", 122, 121},
     {"mesh_ground.yaml", 34, 32},
+    {"heightfield.yaml", 102, 100},
 };
 
 Test(scene_catalogue, every_scene_loads_with_its_body_count)

@@ -5,6 +5,8 @@
 #include <cairn/io.h>
 
 #include <criterion/criterion.h>
+#include <math.h>
+#include <stb/stb_image_write.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -120,8 +122,71 @@ Test(scene_meshes, bad_heightfield_values_are_reported_where_they_are)
                  4, 40, "scale[1] = 0 is outside");
     expect_error(HEAD "    shape: { heightfield: { count_x: 2, count_z: 2 } }\n", 3, 27,
                  "needs heights");
-    expect_error(HEAD "    shape: { heightfield: { image: hills.png } }\n", 3, 36,
-                 "heightfield images are not read yet");
+    expect_error(HEAD "    shape: { heightfield: { image: no_such_hills.png } }\n", 3, 36,
+                 "cannot read the image");
+    expect_error(HEAD "    shape: { heightfield: { image: hills.png, heights: [0, 1] } }\n", 3, 47,
+                 "unknown key 'heights'");
+}
+
+/* A grey image of width x depth pixels, grey(x, z), written next to the scene files. */
+static void write_image(const char *path, int width, int depth, int (*grey)(int, int))
+{
+    unsigned char pixels[64 * 64];
+    cr_assert(width * depth <= 64 * 64);
+    for (int z = 0; z < depth; ++z)
+        for (int x = 0; x < width; ++x)
+            pixels[z * width + x] = (unsigned char)grey(x, z);
+    cr_assert(stbi_write_png(path, width, depth, 1, pixels, width));
+}
+
+static int slope_grey(int x, int z)
+{
+    return (x * 50 + z * 13) % 256;
+}
+
+/* An image heightfield: each sample's height is grey / 255 times scale.y, at (x sx, z sz) of the
+   body, measured by a ray down onto each sample of the loaded world. */
+Test(scene_meshes, a_heightfield_image_gives_each_pixel_its_height)
+{
+    char image[128], scene_text[512], path[128];
+    snprintf(image, sizeof image, "/tmp/cairn_hills_%d.png", (int)getpid());
+    write_image(image, 5, 4, slope_grey);
+    snprintf(scene_text, sizeof scene_text,
+             "bodies:\n"
+             "  - name: hills\n"
+             "    type: static\n"
+             "    shape: { heightfield: { image: %s, scale: [0.5, 2, 0.75] } }\n"
+             "    position: [1, 0, -1]\n",
+             strrchr(image, '/') + 1); /* relative to the scene file, in the same directory */
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    bool loaded = load_text(scene_text, &world, &err, path, sizeof path);
+    remove(image);
+    cr_assert(loaded, "%s:%d:%d: %s", err.file, err.line, err.column, err.message);
+    for (int z = 0; z < 4; ++z)
+        for (int x = 0; x < 5; ++x) {
+            /* a little inside the cell, so the ray meets one triangle, not an edge */
+            float px = 1.0f + 0.5f * (float)x + (x < 4 ? 0.001f : -0.001f);
+            float pz = -1.0f + 0.75f * (float)z + (z < 3 ? 0.001f : -0.001f);
+            cairn_ray_hit hit;
+            cr_assert(cairn_world_raycast(world, (vec3s){{px, 10, pz}}, (vec3s){{0, -20, 0}}, &hit),
+                      "no hit at sample (%d, %d)", x, z);
+            float expected = 2.0f * (float)slope_grey(x, z) / 255.0f;
+            cr_expect(fabsf(hit.point.y - expected) < 1e-3f, "sample (%d, %d): %.4f, %.4f", x, z,
+                      (double)hit.point.y, (double)expected);
+        }
+    cairn_world_destroy(world);
+}
+
+Test(scene_meshes, a_heightfield_image_too_narrow_is_an_error)
+{
+    char image[128];
+    snprintf(image, sizeof image, "/tmp/cairn_line_%d.png", (int)getpid());
+    write_image(image, 1, 6, slope_grey);
+    char text[256];
+    snprintf(text, sizeof text, HEAD "    shape: { heightfield: { image: %s } }\n", image);
+    expect_error(text, 3, 36, "is 1 x 6 pixels; a heightfield needs 2 to");
+    remove(image);
 }
 
 Test(scene_meshes, a_mesh_on_a_dynamic_body_is_an_error_at_the_body)
