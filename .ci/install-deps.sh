@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libcglm-dev                       # engine: math
   libfyaml-dev                      # cairn_io: YAML
+  libassimp-dev                     # cairn_io: mesh files (OBJ, glTF, PLY, STL)
   libcriterion-dev                  # tests
   libsdl2-dev libepoxy-dev libgl-dev libstb-dev   # viewer
   xvfb xauth libgl1-mesa-dri        # viewer without a display (screenshot under Xvfb + Mesa)

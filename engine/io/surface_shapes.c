@@ -1,8 +1,9 @@
 /* Static geometry entries of scene files: `{mesh: {vertices: [[x, y, z], ...], indices:
    [[a, b, c], ...]}}` and `{heightfield: {count_x, count_z, heights: [...], scale: [x, y, z]}}`,
-   every bad value reported at its own line and column; heightfield images in
-   heightfield_image.c. (Mesh files are not read yet.) */
+   every bad value reported at its own line and column; mesh files in mesh_file.c, heightfield
+   images in heightfield_image.c. */
 #include "heightfield_image.h"
+#include "mesh_file.h"
 #include "scene.h"
 
 #include <stdio.h>
@@ -95,12 +96,29 @@ static struct fy_node *required(const io_reader *reader, struct fy_node *params,
     return value;
 }
 
+/* `mesh: { file, scale }` (mesh_file.c). */
+static bool read_mesh_file(const io_reader *reader, struct fy_node *params, const char *what,
+                           struct fy_node *file, cairn_shape **out)
+{
+    static const char *const keys[] = {"file", "scale"};
+    if (!io_check_keys(reader, params, what, keys, 2))
+        return false;
+    char name[IO_WHAT_CAPACITY];
+    vec3s scale = {{1.0f, 1.0f, 1.0f}};
+    io_join(name, sizeof name, what, "scale", 5);
+    struct fy_node *value = io_lookup(params, "scale");
+    if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
+        return false;
+    io_join(name, sizeof name, what, "file", 4);
+    return io_read_mesh_file(reader, params, name, file, scale, out);
+}
+
 bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
                   cairn_shape **out)
 {
-    if (io_lookup(params, "file") != NULL)
-        return io_fail(reader, io_lookup(params, "file"),
-                       "%s: mesh files are not read yet; give vertices and indices", what);
+    struct fy_node *file = io_lookup(params, "file");
+    if (file != NULL)
+        return read_mesh_file(reader, params, what, file, out);
     static const char *const keys[] = {"vertices", "indices"};
     if (!io_check_keys(reader, params, what, keys, 2))
         return false;

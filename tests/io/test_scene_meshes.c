@@ -106,8 +106,10 @@ Test(scene_meshes, bad_mesh_values_are_reported_where_they_are)
                  6, 13, "vertices has 1 vertices, expected 3");
     expect_error(HEAD "    shape: { mesh: { vertices: [[0, 0, 0]], indeces: [[0, 0, 0]] } }\n", 3,
                  45, "unknown key 'indeces'");
-    expect_error(HEAD "    shape: { mesh: { file: level.glb } }\n", 3, 28,
-                 "mesh files are not read yet");
+    expect_error(HEAD "    shape: { mesh: { file: no_such_level.glb } }\n", 3, 28,
+                 "cannot read the mesh file");
+    expect_error(HEAD "    shape: { mesh: { file: level.glb, indices: [[0, 1, 2]] } }\n", 3, 39,
+                 "unknown key 'indices'");
 }
 
 Test(scene_meshes, bad_heightfield_values_are_reported_where_they_are)
@@ -196,4 +198,131 @@ Test(scene_meshes, a_mesh_on_a_dynamic_body_is_an_error_at_the_body)
                  "    shape: { mesh: { vertices: [[0, 0, 0], [1, 0, 0], [0, 0, 1]],\n"
                  "                     indices: [[0, 2, 1]] } }\n",
                  2, 5, "use a hull or a compound");
+}
+
+/* ---- mesh files (Assimp) ---- */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    cr_assert_not_null(file);
+    fputs(text, file);
+    fclose(file);
+}
+
+/* A scene of one static body whose shape is `mesh: { file: <name>, scale }`, plus extra bodies;
+   the mesh file is written next to it and removed after the load. */
+static bool load_with_file(const char *file_name, const char *file_text, const char *scale,
+                           const char *extra, cairn_world **world, cairn_io_error *err)
+{
+    char file_path[160], scene_text[1024], path[128];
+    snprintf(file_path, sizeof file_path, "/tmp/%d_%s", (int)getpid(), file_name);
+    write_text(file_path, file_text);
+    snprintf(scene_text, sizeof scene_text,
+             "bodies:\n"
+             "  - name: level\n"
+             "    type: static\n"
+             "    shape: { mesh: { file: %s, scale: %s } }\n"
+             "%s",
+             strrchr(file_path, '/') + 1, scale, extra);
+    bool loaded = load_text(scene_text, world, err, path, sizeof path);
+    remove(file_path);
+    return loaded;
+}
+
+/* Two objects in one OBJ file (a 4 x 4 m floor of two triangles at y = 0 and a quad at y = 1),
+   scaled by (2, 3, 2): all four triangles, each at its scaled height under a ray. */
+Test(scene_meshes, an_obj_file_merges_its_objects_scaled)
+{
+    const char *obj = "o floor\n"
+                      "v -2 0 -2\nv -2 0 2\nv 2 0 2\nv 2 0 -2\n"
+                      "f 1 2 3 4\n" /* a quad: triangulated on import */
+                      "o shelf\n"
+                      "v 3 1 -1\nv 3 1 1\nv 5 1 1\nv 5 1 -1\n"
+                      "f 5 6 7\nf 5 7 8\n";
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    cr_assert(load_with_file("level.obj", obj, "[2, 3, 2]", "", &world, &err), "%s:%d:%d: %s",
+              err.file, err.line, err.column, err.message);
+    cairn_body_id ids[4];
+    cr_assert_eq(cairn_world_bodies(world, ids, 4), 1);
+    cr_expect_eq(cairn_shape_triangle_count(cairn_body_shape(world, ids[0])), 4);
+    cairn_ray_hit hit;
+    cr_assert(cairn_world_raycast(world, (vec3s){{1, 10, 1}}, (vec3s){{0, -20, 0}}, &hit));
+    cr_expect(fabsf(hit.point.y) < 1e-5f, "floor at y %g", (double)hit.point.y);
+    cr_assert(cairn_world_raycast(world, (vec3s){{8, 10, 0.5f}}, (vec3s){{0, -20, 0}}, &hit));
+    cr_expect(fabsf(hit.point.y - 3.0f) < 1e-5f, "shelf at y %g, 1 m times 3", (double)hit.point.y);
+    cr_expect_not(cairn_world_raycast(world, (vec3s){{5, 10, 0}}, (vec3s){{0, -20, 0}}, &hit),
+                  "a hit between the floor (to x = 4) and the shelf (from x = 6)");
+    cairn_world_destroy(world);
+}
+
+/* A sphere rolls down a 20-degree ramp read from an OBJ file (0.5 m triangles) at
+   (5/7) g sin(theta), within 3%. */
+Test(scene_meshes, a_sphere_rolls_down_an_obj_ramp)
+{
+    const double theta = 20.0 * 3.14159265358979 / 180.0;
+    static char obj[65536];
+    size_t at = 0;
+    enum { ALONG = 40, ACROSS = 8 }; /* 20 m x 4 m in 0.5 m cells */
+    for (int i = 0; i <= ALONG; ++i)
+        for (int j = 0; j <= ACROSS; ++j) {
+            double s = 0.5 * i; /* down the slope, towards +x */
+            at += (size_t)snprintf(obj + at, sizeof obj - at, "v %.6f %.6f %.6f\n", s * cos(theta),
+                                   10.0 - s * sin(theta), 0.5 * j - 2.0);
+        }
+    for (int i = 0; i < ALONG; ++i)
+        for (int j = 0; j < ACROSS; ++j) {
+            int a = i * (ACROSS + 1) + j + 1, b = a + 1, c = a + ACROSS + 1, d = c + 1;
+            /* counter-clockwise seen from above the slope */
+            at += (size_t)snprintf(obj + at, sizeof obj - at, "f %d %d %d\nf %d %d %d\n", a, b, c,
+                                   c, b, d);
+        }
+    cr_assert_lt(at, sizeof obj - 1);
+    const char *ball = "  - name: ball\n"
+                       "    shape: { sphere: { radius: 0.25 } }\n"
+                       "    position: [1.0, 10.0, 0]\n";
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    cr_assert(load_with_file("ramp.obj", obj, "[1, 1, 1]", ball, &world, &err), "%s:%d:%d: %s",
+              err.file, err.line, err.column, err.message);
+    cairn_body_id ids[4];
+    cr_assert_eq(cairn_world_bodies(world, ids, 4), 2);
+    cairn_body_id sphere = ids[1];
+    /* start it on the ramp's surface, at rest */
+    cairn_transform xf = cairn_body_transform(world, sphere);
+    double surface = 10.0 - xf.position.x * tan(theta);
+    xf.position.y = (float)(surface + 0.25 / cos(theta));
+    cr_assert(cairn_body_set_transform(world, sphere, xf));
+    for (int n = 0; n < 30; ++n) /* settle into rolling */
+        cairn_world_step(world, 1.0f / 60.0f);
+    vec3s v0 = cairn_body_linear_velocity(world, sphere);
+    for (int n = 0; n < 60; ++n)
+        cairn_world_step(world, 1.0f / 60.0f);
+    vec3s v1 = cairn_body_linear_velocity(world, sphere);
+    double along0 = v0.x * cos(theta) - v0.y * sin(theta);
+    double along1 = v1.x * cos(theta) - v1.y * sin(theta);
+    double measured = along1 - along0, expected = 5.0 / 7.0 * 9.81 * sin(theta);
+    cr_log_info("OBJ ramp: %.4f m/s^2 against (5/7) g sin(theta) = %.4f", measured, expected);
+    cr_expect(fabs(measured - expected) < 0.03 * expected, "rolls at %.4f m/s^2, expected %.4f",
+              measured, expected);
+    cairn_world_destroy(world);
+}
+
+Test(scene_meshes, a_file_that_is_not_a_mesh_is_an_error_with_assimps_reason)
+{
+    cairn_world *world = (cairn_world *)&world;
+    cairn_io_error err;
+    cr_assert_not(
+        load_with_file("notes.txt", "this is not a mesh\n", "[1, 1, 1]", "", &world, &err));
+    cr_expect_null(world);
+    cr_expect(strstr(err.message, "cannot read the mesh file") != NULL, "%s", err.message);
+    cr_expect_eq(err.line, 4);
+    cr_expect_eq(err.column, 28);
+    /* an OBJ file with no faces has nothing to stand on */
+    cr_assert_not(
+        load_with_file("points.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\n", "[1, 1, 1]", "", &world, &err));
+    cr_expect(strstr(err.message, "cannot read the mesh file") != NULL ||
+                  strstr(err.message, "holds no triangles") != NULL,
+              "%s", err.message);
 }
