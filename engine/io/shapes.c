@@ -5,6 +5,7 @@
 #include "scene.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Hulls read from a file hold at most this many points. */
@@ -129,24 +130,15 @@ static bool read_hull(const io_reader *reader, struct fy_node *params, const cha
     io_join(name, sizeof name, what, "points", 6);
     if (points == NULL)
         return io_fail(reader, params, "%s needs points", what);
-    if (!io_expect_sequence(reader, points, name))
-        return false;
-    int count = fy_node_sequence_item_count(points);
-    if (count < 4 || count > HULL_POINTS_MAX)
-        return io_fail(reader, points, "%s has %d points, expected 4 to %d", name, count,
-                       HULL_POINTS_MAX);
-    vec3s buffer[HULL_POINTS_MAX];
-    void *iter = NULL;
-    for (int i = 0; i < count; ++i) {
-        char item[IO_WHAT_CAPACITY + 16];
-        snprintf(item, sizeof item, "%s[%d]", name, i);
-        if (!io_read_vec3(reader, fy_node_sequence_iterate(points, &iter), item, -CAIRN_MAX_SIZE,
-                          CAIRN_MAX_SIZE, &buffer[i]))
-            return false;
-    }
+    vec3s *buffer;
+    int count;
     float radius;
-    return read_convex_radius(reader, params, what, 0.05f, &radius) &&
-           io_shape_made(reader, params, what, cairn_shape_hull(buffer, count, radius), out);
+    bool ok = io_read_vec3_list(reader, points, name, "points", 4, HULL_POINTS_MAX, -CAIRN_MAX_SIZE,
+                                CAIRN_MAX_SIZE, &buffer, &count) &&
+              read_convex_radius(reader, params, what, 0.05f, &radius) &&
+              io_shape_made(reader, params, what, cairn_shape_hull(buffer, count, radius), out);
+    free(buffer);
+    return ok;
 }
 
 /* One child: its convex shape and its placement in the compound's frame. */

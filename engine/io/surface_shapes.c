@@ -15,29 +15,6 @@
 #define MESH_TRIANGLES_MAX   (1 << 21)
 #define HEIGHTFIELD_MAX_SIDE 4096
 
-static bool read_vertices(const io_reader *reader, struct fy_node *node, const char *what,
-                          vec3s **out, int *count)
-{
-    if (!io_expect_sequence(reader, node, what))
-        return false;
-    *count = fy_node_sequence_item_count(node);
-    if (*count < 3 || *count > MESH_VERTICES_MAX)
-        return io_fail(reader, node, "%s has %d vertices, expected 3 to %d", what, *count,
-                       MESH_VERTICES_MAX);
-    *out = malloc((size_t)*count * sizeof **out);
-    if (*out == NULL)
-        return io_fail(reader, node, "%s: out of memory", what);
-    void *iter = NULL;
-    for (int i = 0; i < *count; ++i) {
-        char item[IO_WHAT_CAPACITY + 16];
-        snprintf(item, sizeof item, "%s[%d]", what, i);
-        if (!io_read_vec3(reader, fy_node_sequence_iterate(node, &iter), item, -1e6f, 1e6f,
-                          &(*out)[i]))
-            return false;
-    }
-    return true;
-}
-
 /* One [a, b, c]: three vertex indices, each in range. */
 static bool read_triangle(const io_reader *reader, struct fy_node *node, const char *what,
                           int vertex_count, int *out)
@@ -134,7 +111,8 @@ bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *w
     vec3s *vertices = NULL;
     int *indices = NULL, vertex_count = 0, triangle_count = 0;
     bool ok =
-        read_vertices(reader, vertices_node, vertices_name, &vertices, &vertex_count) &&
+        io_read_vec3_list(reader, vertices_node, vertices_name, "vertices", 3, MESH_VERTICES_MAX,
+                          -1e6f, 1e6f, &vertices, &vertex_count) &&
         read_indices(reader, indices_node, indices_name, vertex_count, &indices, &triangle_count) &&
         io_shape_made(reader, params, what,
                       cairn_shape_mesh(vertices, vertex_count, indices, triangle_count), out);

@@ -555,6 +555,31 @@ bool io_read_vec3(const io_reader *reader, struct fy_node *node, const char *wha
     return true;
 }
 
+bool io_read_vec3_list(const io_reader *reader, struct fy_node *node, const char *what,
+                       const char *noun, int min_count, int max_count, float low, float high,
+                       vec3s **out, int *count)
+{
+    *out = NULL;
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    *count = fy_node_sequence_item_count(node);
+    if (*count < min_count || *count > max_count)
+        return io_fail(reader, node, "%s has %d %s, expected %d to %d", what, *count, noun,
+                       min_count, max_count);
+    *out = malloc((size_t)*count * sizeof **out);
+    if (*out == NULL)
+        return io_fail(reader, node, "%s: out of memory", what);
+    void *iter = NULL;
+    for (int i = 0; i < *count; ++i) {
+        char item[IO_WHAT_CAPACITY + 16];
+        snprintf(item, sizeof item, "%s[%d]", what, i);
+        if (!io_read_vec3(reader, fy_node_sequence_iterate(node, &iter), item, low, high,
+                          &(*out)[i]))
+            return false;
+    }
+    return true;
+}
+
 bool io_read_quat(const io_reader *reader, struct fy_node *node, const char *what, versors *out)
 {
     float q[4];

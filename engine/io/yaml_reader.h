@@ -72,6 +72,12 @@ bool io_read_floats(const io_reader *reader, struct fy_node *node, const char *w
                     float low, float high, float *out);
 bool io_read_vec3(const io_reader *reader, struct fy_node *node, const char *what, float low,
                   float high, vec3s *out);
+/* A sequence of min_count to max_count [x, y, z] items, each inside [low, high], into *out
+   (malloc'd: the caller frees it, also on failure) and *count. `noun` names the items in the
+   count error ("%s has %d points, expected 4 to 512"). */
+bool io_read_vec3_list(const io_reader *reader, struct fy_node *node, const char *what,
+                       const char *noun, int min_count, int max_count, float low, float high,
+                       vec3s **out, int *count);
 /* [x, y, z, w] with length within 1e-3 of 1, renormalised. */
 bool io_read_quat(const io_reader *reader, struct fy_node *node, const char *what, versors *out);
 /* One of names (count of them); *out is its index. */

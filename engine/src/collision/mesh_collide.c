@@ -157,13 +157,13 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
     return part_triangle(&p, &t, t.faces[0].normal, out);
 }
 
+/* Distance from p to the segment a-b (segment_closest with p as a segment of length 0). */
 static float segment_distance(vec3s p, vec3s a, vec3s b)
 {
-    vec3s ab = glms_vec3_sub(b, a);
-    float length2 = glms_vec3_norm2(ab);
-    float t = length2 > 0.0f ? glms_vec3_dot(glms_vec3_sub(p, a), ab) / length2 : 0.0f;
-    t = fminf(fmaxf(t, 0.0f), 1.0f);
-    return glms_vec3_distance(p, glms_vec3_add(a, glms_vec3_scale(ab, t)));
+    dvec3 on_edge, on_point;
+    segment_closest(dvec3_from(a), dvec3_from(b), dvec3_from(p), dvec3_from(p), &on_edge,
+                    &on_point);
+    return (float)sqrt(dvec3_length_sq(dvec3_sub(on_edge, on_point)));
 }
 
 /* A contact whose normal leaves the face normal at an inactive edge or vertex of the triangle
