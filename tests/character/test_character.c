@@ -3,6 +3,7 @@
    g sin 50), climbs 0.3 m steps and not 0.5 m ones, never passes through a thin wall, pushes a
    box with no more than its push force, rides a moving platform, and rejects bad input. */
 #include "../dynamics/scene_helpers.h"
+#include "../mesh/mesh_helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -431,35 +432,18 @@ Test(character, walks_away_from_exact_contact)
 
 /* ---- on meshes and heightfields ---- */
 
-/* A flat square of n x n cells of `cell` m, two triangles each, at height y, facing up. */
-static cairn_body_id mesh_floor(cairn_world *world, int n, float cell, float y)
+/* A flat square of n x n cells of `cell` m centred on the origin at y = 0, facing up. */
+static cairn_body_id mesh_floor(cairn_world *world, int n, float cell)
 {
-    int side = n + 1;
-    vec3s *vertices = malloc(sizeof *vertices * (size_t)(side * side));
-    int *indices = malloc(sizeof *indices * (size_t)(6 * n * n));
-    float half = 0.5f * cell * (float)n;
-    for (int z = 0; z < side; ++z)
-        for (int x = 0; x < side; ++x)
-            vertices[z * side + x] = v3(cell * (float)x - half, y, cell * (float)z - half);
-    int k = 0;
-    for (int z = 0; z < n; ++z)
-        for (int x = 0; x < n; ++x) {
-            int v00 = z * side + x, v01 = (z + 1) * side + x, v10 = v00 + 1, v11 = v01 + 1;
-            int quad[6] = {v00, v01, v10, v10, v01, v11}; /* counter-clockwise from above */
-            memcpy(indices + k, quad, sizeof quad);
-            k += 6;
-        }
-    cairn_shape *mesh = cairn_shape_mesh(vertices, side * side, indices, 2 * n * n);
+    cairn_shape *mesh = floor_mesh(n, cell, 0.0f);
     cr_assert_not_null(mesh, "%s", cairn_last_error());
-    free(vertices);
-    free(indices);
     return scene_body(world, mesh, CAIRN_STATIC, cairn_transform_identity(), 1000.0f, 0.5f, 0.0f);
 }
 
 Test(character, walks_on_a_mesh_floor)
 {
     cairn_world *world = scene_default_world();
-    mesh_floor(world, 40, 0.5f, 0.0f);
+    mesh_floor(world, 40, 0.5f);
     cairn_character *c = make_character(world, v3(-4, STAND + 0.02f, 0.1f));
     for (int n = 0; n < 10; ++n) /* settle onto the floor */
         frame(world, c, v3(0, 0, 0));
@@ -485,7 +469,7 @@ Test(character, walks_on_a_mesh_floor)
 Test(character, never_passes_through_a_mesh_floor_or_wall)
 {
     cairn_world *world = scene_default_world();
-    mesh_floor(world, 20, 0.5f, 0.0f);
+    mesh_floor(world, 20, 0.5f);
     vec3s wall[4] = {v3(5, 0, -5), v3(5, 0, 5), v3(5, 4, -5), v3(5, 4, 5)};
     int faces[6] = {0, 2, 1, 1, 2, 3}; /* facing -x, towards the character */
     cairn_shape *quad = cairn_shape_mesh(wall, 4, faces, 2);

@@ -12,20 +12,9 @@
 #include <string.h>
 
 #include "run_program.h"
+#include "game/walking_level.h"
 
 #define DATA CAIRN_SOURCE_DIR "/tests/game/data/"
-
-static int walking_level(void)
-{
-    for (int level = 1; level <= level_count(); ++level) {
-        level_layout layout;
-        cr_assert(level_build(level, &layout));
-        if (layout.kind == LEVEL_WALK)
-            return level;
-    }
-    cr_assert_fail("no walking level");
-    return 0;
-}
 
 /* Plays the script through the recording, as the headless game does; the snapshots never take
    more than the budget. */

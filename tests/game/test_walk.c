@@ -12,21 +12,10 @@
 #include <string.h>
 
 #include "run_program.h"
+#include "game/walking_level.h"
 
 #define DATA CAIRN_SOURCE_DIR "/tests/game/data/"
 #define G    9.81 /* m/s^2, the default gravity the game keeps */
-
-static int walking_level(void)
-{
-    for (int level = 1; level <= level_count(); ++level) {
-        level_layout layout;
-        cr_assert(level_build(level, &layout));
-        if (layout.kind == LEVEL_WALK)
-            return level;
-    }
-    cr_assert_fail("no walking level");
-    return 0;
-}
 
 static void start(game *g)
 {

@@ -9,22 +9,11 @@
 
 #include "level.h"
 #include "run_program.h"
+#include "game/walking_level.h"
 
 #define DATA   CAIRN_SOURCE_DIR "/tests/game/data/"
 #define XVFB   "/usr/bin/xvfb-run"
 #define FRAMES 160 /* the scripted round (66 steps) and its replay, one step per frame */
-
-static int walking_level(void)
-{
-    for (int level = 1; level <= level_count(); ++level) {
-        level_layout layout;
-        cr_assert(level_build(level, &layout));
-        if (layout.kind == LEVEL_WALK)
-            return level;
-    }
-    cr_assert_fail("no walking level");
-    return 0;
-}
 
 /* "key VALUE" after "key " in text, into out. */
 static bool word_after(const char *text, const char *key, char *out, size_t capacity)

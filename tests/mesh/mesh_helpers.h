@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct test_rng {
     uint64_t state;
@@ -56,5 +57,22 @@ static inline cairn_shape *floor_mesh(int cells, float cell, float tilt)
     free(idx);
     return shape;
 }
+
+/* A constructor call that must fail: NULL, a message holding `needle`, nothing leaked. */
+#define REJECT(call, needle)                                                                       \
+    do {                                                                                           \
+        cairn_clear_error();                                                                       \
+        size_t before = cairn_allocated_bytes();                                                   \
+        cairn_shape *shape = (call);                                                               \
+        cr_expect_null(shape, "%s was accepted", #call);                                           \
+        cr_expect(strstr(cairn_last_error(), needle) != NULL, "%s: message '%s' lacks '%s'",       \
+                  #call, cairn_last_error(), needle);                                              \
+        cairn_shape_release(shape);                                                                \
+        cr_expect_eq(cairn_allocated_bytes(), before, "%s leaked", #call);                         \
+    } while (0)
+
+/* The unit square in the XZ plane, as two triangles facing +Y. */
+static const vec3s unit_quad[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{1, 0, 1}}, {{0, 0, 1}}};
+static const int unit_quad_triangles[6] = {0, 3, 2, 0, 2, 1};
 
 #endif

@@ -5,49 +5,34 @@
 
 #include "mesh/mesh_helpers.h"
 
-#define REJECT(call, needle)                                                                       \
-    do {                                                                                           \
-        cairn_clear_error();                                                                       \
-        size_t before = cairn_allocated_bytes();                                                   \
-        cairn_shape *shape = (call);                                                               \
-        cr_expect_null(shape, "%s was accepted", #call);                                           \
-        cr_expect(strstr(cairn_last_error(), needle) != NULL, "%s: message '%s' lacks '%s'",       \
-                  #call, cairn_last_error(), needle);                                              \
-        cairn_shape_release(shape);                                                                \
-        cr_expect_eq(cairn_allocated_bytes(), before, "%s leaked", #call);                         \
-    } while (0)
-
-static const vec3s quad[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{1, 0, 1}}, {{0, 0, 1}}};
-static const int two[6] = {0, 3, 2, 0, 2, 1};
-
 Test(mesh_errors, mesh_arrays_and_counts_are_checked)
 {
-    REJECT(cairn_shape_mesh(NULL, 4, two, 2), "vertices is NULL");
-    REJECT(cairn_shape_mesh(quad, 4, NULL, 2), "indices is NULL");
-    REJECT(cairn_shape_mesh(quad, 2, two, 2), "at least 3 vertices");
-    REJECT(cairn_shape_mesh(quad, 4, two, 0), "at least 1 triangle");
-    REJECT(cairn_shape_mesh(quad, 4, two, -3), "at least 1 triangle");
+    REJECT(cairn_shape_mesh(NULL, 4, unit_quad_triangles, 2), "vertices is NULL");
+    REJECT(cairn_shape_mesh(unit_quad, 4, NULL, 2), "indices is NULL");
+    REJECT(cairn_shape_mesh(unit_quad, 2, unit_quad_triangles, 2), "at least 3 vertices");
+    REJECT(cairn_shape_mesh(unit_quad, 4, unit_quad_triangles, 0), "at least 1 triangle");
+    REJECT(cairn_shape_mesh(unit_quad, 4, unit_quad_triangles, -3), "at least 1 triangle");
 }
 
 Test(mesh_errors, non_finite_and_far_vertices_are_named)
 {
     vec3s v[4];
-    memcpy(v, quad, sizeof v);
+    memcpy(v, unit_quad, sizeof v);
     v[2].y = NAN;
-    REJECT(cairn_shape_mesh(v, 4, two, 2), "vertex 2 is not finite");
+    REJECT(cairn_shape_mesh(v, 4, unit_quad_triangles, 2), "vertex 2 is not finite");
     v[2].y = INFINITY;
-    REJECT(cairn_shape_mesh(v, 4, two, 2), "vertex 2 is not finite");
+    REJECT(cairn_shape_mesh(v, 4, unit_quad_triangles, 2), "vertex 2 is not finite");
     v[2].y = 0.0f;
     v[3].x = 2e6f;
-    REJECT(cairn_shape_mesh(v, 4, two, 2), "vertex 3 is farther than");
+    REJECT(cairn_shape_mesh(v, 4, unit_quad_triangles, 2), "vertex 3 is farther than");
 }
 
 Test(mesh_errors, indices_out_of_range_or_negative_are_named)
 {
     int bad[6] = {0, 3, 2, 0, 4, 1};
-    REJECT(cairn_shape_mesh(quad, 4, bad, 2), "index 4 (triangle 1) = 4 is out of range");
+    REJECT(cairn_shape_mesh(unit_quad, 4, bad, 2), "index 4 (triangle 1) = 4 is out of range");
     bad[4] = -1;
-    REJECT(cairn_shape_mesh(quad, 4, bad, 2), "index 4 (triangle 1) is negative");
+    REJECT(cairn_shape_mesh(unit_quad, 4, bad, 2), "index 4 (triangle 1) is negative");
 }
 
 Test(mesh_errors, all_degenerate_is_an_error_some_degenerate_are_dropped_and_counted)
@@ -60,7 +45,7 @@ Test(mesh_errors, all_degenerate_is_an_error_some_degenerate_are_dropped_and_cou
 
     size_t before = cairn_allocated_bytes();
     int mixed[12] = {0, 3, 2, 1, 1, 2, 0, 2, 1, 0, 0, 0};
-    cairn_shape *mesh = cairn_shape_mesh(quad, 4, mixed, 4);
+    cairn_shape *mesh = cairn_shape_mesh(unit_quad, 4, mixed, 4);
     cr_assert_not_null(mesh, "%s", cairn_last_error());
     cr_expect_eq(cairn_mesh_dropped_count(mesh), 2);
     cr_expect_eq(cairn_shape_triangle_count(mesh), 4);
@@ -95,7 +80,7 @@ Test(mesh_errors, a_mesh_or_heightfield_on_a_dynamic_body_is_rejected)
 {
     cairn_world_def wd = cairn_world_default_def();
     cairn_world *world = cairn_world_create(&wd);
-    cairn_shape *mesh = cairn_shape_mesh(quad, 4, two, 2);
+    cairn_shape *mesh = cairn_shape_mesh(unit_quad, 4, unit_quad_triangles, 2);
     float h[4] = {0, 0, 0, 0};
     cairn_shape *field = cairn_shape_heightfield(h, 2, 2, (vec3s){{1, 1, 1}});
     cr_assert(mesh && field);

@@ -7,21 +7,6 @@
 
 #include "mesh/mesh_helpers.h"
 
-#define REJECT(call, needle)                                                                       \
-    do {                                                                                           \
-        cairn_clear_error();                                                                       \
-        size_t before = cairn_allocated_bytes();                                                   \
-        cairn_shape *shape = (call);                                                               \
-        cr_expect_null(shape, "%s was accepted", #call);                                           \
-        cr_expect(strstr(cairn_last_error(), needle) != NULL, "%s: message '%s' lacks '%s'",       \
-                  #call, cairn_last_error(), needle);                                              \
-        cairn_shape_release(shape);                                                                \
-        cr_expect_eq(cairn_allocated_bytes(), before, "%s leaked", #call);                         \
-    } while (0)
-
-static const vec3s quad[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{1, 0, 1}}, {{0, 0, 1}}};
-static const int two[6] = {0, 3, 2, 0, 2, 1};
-
 /* ---- oracles, in double ---- */
 
 typedef struct d3 {
@@ -284,7 +269,7 @@ Test(mesh_queries, shapes_cast_down_onto_a_mesh_stop_at_the_surface)
 
 Test(mesh_queries, shape_raycast_triangle_checks_its_input)
 {
-    cairn_shape *mesh = cairn_shape_mesh(quad, 4, two, 2);
+    cairn_shape *mesh = cairn_shape_mesh(unit_quad, 4, unit_quad_triangles, 2);
     cairn_shape *ball = cairn_shape_sphere(0.5f);
     cairn_transform id = {{{0, 0, 0}}, {{0, 0, 0, 1}}};
     cairn_triangle_hit hit;
@@ -306,7 +291,7 @@ Test(mesh_queries, shape_raycast_triangle_checks_its_input)
 
 Test(mesh_queries, convex_pair_queries_and_compounds_refuse_meshes)
 {
-    cairn_shape *mesh = cairn_shape_mesh(quad, 4, two, 2);
+    cairn_shape *mesh = cairn_shape_mesh(unit_quad, 4, unit_quad_triangles, 2);
     cairn_shape *ball = cairn_shape_sphere(0.5f);
     cairn_transform id = {{{0, 0, 0}}, {{0, 0, 0, 1}}};
     cairn_query_result q;
