@@ -11,11 +11,6 @@
 #define GROUND_HALF_HEIGHT  1.0f  /* m */
 #define BLOCK_CONVEX_RADIUS 0.02f /* m, rounds the blocks' edges; outer size unchanged */
 
-static bool same_body(cairn_body_id a, cairn_body_id b)
-{
-    return a.index == b.index && a.generation == b.generation;
-}
-
 static bool is_null(cairn_body_id id)
 {
     return id.index == 0 && id.generation == 0;
@@ -213,7 +208,7 @@ bool game_walk(game *g, game_input in)
 static int block_of(const game *g, cairn_body_id id)
 {
     for (int i = 0; i < g->layout.block_count; ++i) {
-        if (same_body(g->blocks[i], id)) {
+        if (cairn_body_id_equal(g->blocks[i], id)) {
             return i;
         }
     }
@@ -223,7 +218,7 @@ static int block_of(const game *g, cairn_body_id id)
 static int ball_of(const game *g, cairn_body_id id)
 {
     for (int i = 0; i < g->shots_fired; ++i) {
-        if (same_body(g->balls[i], id)) {
+        if (cairn_body_id_equal(g->balls[i], id)) {
             return i;
         }
     }
@@ -238,9 +233,9 @@ static void read_ground_contacts(game *g, bool *ball_landed)
     for (int e = 0; e < events.begin_count; ++e) {
         cairn_body_id a = events.begins[e].body_a, b = events.begins[e].body_b;
         cairn_body_id other;
-        if (same_body(a, g->ground)) {
+        if (cairn_body_id_equal(a, g->ground)) {
             other = b;
-        } else if (same_body(b, g->ground)) {
+        } else if (cairn_body_id_equal(b, g->ground)) {
             other = a;
         } else {
             continue;
@@ -305,7 +300,8 @@ static bool resting(const game *g, cairn_body_id id)
 
 bool game_character_fell(const game *g)
 {
-    return g->character && same_body(cairn_character_ground_state(g->character).body, g->ground);
+    return g->character &&
+           cairn_body_id_equal(cairn_character_ground_state(g->character).body, g->ground);
 }
 
 bool game_won(const game *g)

@@ -5,23 +5,19 @@
 
 #include <stdio.h>
 
-static bool same_body(cairn_body_id a, cairn_body_id b)
-{
-    return a.index == b.index && a.generation == b.generation;
-}
-
 void surfaces_presolve(cairn_contact_modify *contact, void *context)
 {
     const surface_rules *rules = context;
-    bool belt_a = same_body(contact->body_a, rules->belt);
-    if (belt_a || same_body(contact->body_b, rules->belt))
+    bool belt_a = cairn_body_id_equal(contact->body_a, rules->belt);
+    if (belt_a || cairn_body_id_equal(contact->body_b, rules->belt))
         /* The velocity is B's surface against A's. */
         contact->surface_velocity =
             belt_a ? rules->belt_velocity : glms_vec3_negate(rules->belt_velocity);
-    if (same_body(contact->body_a, rules->pad) || same_body(contact->body_b, rules->pad))
+    if (cairn_body_id_equal(contact->body_a, rules->pad) ||
+        cairn_body_id_equal(contact->body_b, rules->pad))
         contact->restitution = 1.0f;
-    bool platform_a = same_body(contact->body_a, rules->platform);
-    if (platform_a || same_body(contact->body_b, rules->platform)) {
+    bool platform_a = cairn_body_id_equal(contact->body_a, rules->platform);
+    if (platform_a || cairn_body_id_equal(contact->body_b, rules->platform)) {
         /* Held only from above: the normal from the platform to the other body points up. A
            ball rising through it has its normal down (or sideways) and passes. */
         float up = platform_a ? contact->normal.y : -contact->normal.y;

@@ -180,3 +180,22 @@ Test(body_control, user_data_and_mass_getters)
     cr_expect_eq(cairn_body_mass(world, wall), 0.0f);
     cairn_world_destroy(world);
 }
+
+/* Ids are equal when they name the same slot in the same generation: a destroyed body's slot
+   reused by a new body gives an id that is not equal to the old one. */
+Test(body_control, ids_are_equal_only_for_the_same_slot_and_generation)
+{
+    cairn_world *world = scene_default_world();
+    cairn_body_id a = scene_box(world, v3(0, 1, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.5f);
+    cairn_body_id b = scene_box(world, v3(3, 1, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.5f);
+    cairn_body_id null = {0, 0};
+    cr_expect(cairn_body_id_equal(a, a));
+    cr_expect(cairn_body_id_equal(null, null));
+    cr_expect_not(cairn_body_id_equal(a, b));
+    cr_expect_not(cairn_body_id_equal(a, null));
+    cairn_body_destroy(world, a);
+    cairn_body_id again = scene_box(world, v3(0, 1, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.5f);
+    cr_assert_eq(again.index, a.index, "the slot is reused");
+    cr_expect_not(cairn_body_id_equal(again, a), "a new generation");
+    cairn_world_destroy(world);
+}

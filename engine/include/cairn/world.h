@@ -116,6 +116,8 @@ CAIRN_API cairn_body_def cairn_body_default_def(void);
 CAIRN_API cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def);
 CAIRN_API void cairn_body_destroy(cairn_world *world, cairn_body_id body);
 CAIRN_API bool cairn_body_is_valid(const cairn_world *world, cairn_body_id body);
+/* Whether two ids name the same body slot and generation (two null ids are equal). */
+CAIRN_API bool cairn_body_id_equal(cairn_body_id a, cairn_body_id b);
 CAIRN_API cairn_transform cairn_body_transform(const cairn_world *world, cairn_body_id body);
 CAIRN_API vec3s cairn_body_linear_velocity(const cairn_world *world, cairn_body_id body);
 CAIRN_API vec3s cairn_body_angular_velocity(const cairn_world *world, cairn_body_id body);

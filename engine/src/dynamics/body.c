@@ -160,6 +160,11 @@ bool cairn_body_is_valid(const cairn_world *world, cairn_body_id id)
     return world != NULL && id_pool_is_valid(&world->ids, id.index, id.generation);
 }
 
+bool cairn_body_id_equal(cairn_body_id a, cairn_body_id b)
+{
+    return a.index == b.index && a.generation == b.generation;
+}
+
 cairn_transform cairn_body_transform(const cairn_world *world, cairn_body_id id)
 {
     const body *b = world_body(world, id, "cairn_body_transform");

@@ -206,11 +206,6 @@ typedef struct push_list {
     int count;
 } push_list;
 
-static bool same_body(cairn_body_id a, cairn_body_id b)
-{
-    return a.index == b.index && a.generation == b.generation;
-}
-
 /* An impulse into a dynamic body it runs into, at most max_push_force dt, and no more than
    stops the character's motion into it. A body met again in the same move keeps the larger
    push, not the sum: the limit is per move. */
@@ -225,7 +220,7 @@ static void push(cairn_character *c, const cairn_shape_cast_hit *hit, vec3s moti
     float impulse = fminf(c->def.max_push_force * dt, c->def.mass * into);
     vec3s along = glms_vec3_scale(hit->normal, -impulse);
     int k = 0;
-    while (k < pushes->count && !same_body(pushes->body[k], hit->body))
+    while (k < pushes->count && !cairn_body_id_equal(pushes->body[k], hit->body))
         ++k;
     if (k < pushes->count && glms_vec3_norm2(pushes->impulse[k]) >= impulse * impulse)
         return;

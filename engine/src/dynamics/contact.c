@@ -275,9 +275,8 @@ static float approach_bound(const body *a, const body *b, float dt)
 /* Pairs whose contacts come from many part pairs: compound children, mesh triangles. */
 static bool has_parts(const body *a, const body *b)
 {
-    return cairn_shape_get_type(a->shape) == CAIRN_SHAPE_COMPOUND ||
-           cairn_shape_get_type(b->shape) == CAIRN_SHAPE_COMPOUND || shape_is_triangles(a->shape) ||
-           shape_is_triangles(b->shape);
+    return shape_is_compound(a->shape) || shape_is_compound(b->shape) ||
+           shape_is_triangles(a->shape) || shape_is_triangles(b->shape);
 }
 
 /* Carries impulses over to a new manifold from the old one facing its way (within the
