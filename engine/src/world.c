@@ -65,6 +65,7 @@ static void count_bodies(cairn_world *world)
         world->stats.awake_bodies += world->bodies.data[world->awake.data[k]].type == CAIRN_DYNAMIC;
     world->stats.pairs = broadphase_pair_count(&world->broadphase);
     world->stats.joints = id_pool_count(&world->joint_ids);
+    world->stats.workers = world->def.worker_count;
 }
 
 void cairn_world_step(cairn_world *world, float dt)

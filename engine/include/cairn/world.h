@@ -56,6 +56,21 @@ typedef struct cairn_solver_settings {
     float joint_damping_ratio; /* unitless; 2, [0, 100] */
 } cairn_solver_settings;
 
+/* ---- threads: the engine never starts a thread itself (as in Box2D v3) ----
+   A task covers the items [start, end) of a range; worker is the index, in [0, worker_count), of
+   the thread running it: no two tasks running at the same time may share one. */
+typedef void cairn_task_fn(int start, int end, int worker, void *task_context);
+/* Runs task over the items [0, item_count), split into ranges of at least min_range items, on
+   the caller's threads; returns a handle for finish_task, or NULL when it ran the whole range
+   before returning. The ranges of one call must either run at the same time or in the order of
+   their items (the solver's workers wait for the stages the first range publishes). */
+typedef void *cairn_enqueue_task_fn(cairn_task_fn *task, int item_count, int min_range,
+                                    void *task_context, void *user_context);
+/* Returns when every range of the enqueued task has run. */
+typedef void cairn_finish_task_fn(void *user_task, void *user_context);
+/* The most workers a world can be given. */
+#define CAIRN_MAX_WORKERS 64
+
 typedef struct cairn_world_def {
     vec3s gravity; /* m/s^2; default (0, -9.81, 0) */
     cairn_solver_settings solver;
@@ -64,6 +79,15 @@ typedef struct cairn_world_def {
     float max_linear_speed;    /* m/s; 400, [0, 1e4] */
     float max_angular_speed;   /* rad/s; 100, [0, 1e4] */
     float hit_event_threshold; /* approach speed for a hit event, m/s; 1, [0, 1e4] */
+    /* Threads: worker_count workers run the step's parallel stages through the two callbacks
+       (both or neither; cairn_thread_pool_bind fills them from the optional thread pool). Without
+       them worker_count must be 1 and the step runs on the calling thread. The result is the same
+       bit for bit for every worker count. The allocator hooks are then called from the workers.
+       Not part of a snapshot: a restored world keeps its own. */
+    int worker_count;                    /* default 1, [1, CAIRN_MAX_WORKERS] */
+    cairn_enqueue_task_fn *enqueue_task; /* default NULL */
+    cairn_finish_task_fn *finish_task;   /* default NULL */
+    void *user_task_context;             /* passed to both callbacks */
 } cairn_world_def;
 
 /* Defaults for every field (all defaults live in one place). */
@@ -175,17 +199,21 @@ typedef struct cairn_step_stats {
     float broadphase_ms, narrowphase_ms, solver_ms, islands_ms, total_ms; /* per stage, ms */
     int bodies, awake_bodies; /* live bodies; awake dynamic bodies */
     int pairs;                /* broadphase pairs */
-    int contacts;         /* contacts with at least one manifold point among those the step walked
-                             (contacts of sleeping islands are parked and not counted) */
-    int points;           /* their manifold points */
-    float gjk_iterations; /* mean per narrow-phase query */
-    int cache_hits;       /* queries that reused a cached simplex */
-    int epa_calls;        /* narrow-phase queries that needed EPA (overlapping cores) */
-    int manifolds_reused; /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
-    float integrate_ms;   /* velocity and position integration, ms (a part of solver_ms) */
-    int joints;           /* live joints */
-    int epa_cap_stops;    /* narrow-phase queries whose EPA stopped on a bound (iterations, vertex
-                             or face store) before converging; their depth is its upper bound */
+    int contacts;          /* contacts with at least one manifold point among those the step walked
+                              (contacts of sleeping islands are parked and not counted) */
+    int points;            /* their manifold points */
+    float gjk_iterations;  /* mean per narrow-phase query */
+    int cache_hits;        /* queries that reused a cached simplex */
+    int epa_calls;         /* narrow-phase queries that needed EPA (overlapping cores) */
+    int manifolds_reused;  /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
+    float integrate_ms;    /* velocity and position integration, ms (a part of solver_ms) */
+    int joints;            /* live joints */
+    int epa_cap_stops;     /* narrow-phase queries whose EPA stopped on a bound (iterations, vertex
+                              or face store) before converging; their depth is its upper bound */
+    int colors;            /* graph colours the solver's contacts took (solved one colour at a
+                              time, the contacts of a colour on all workers at once) */
+    int overflow_contacts; /* contact manifolds that found no colour: solved alone, in order */
+    int workers;           /* the world's worker count */
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);
@@ -298,8 +326,8 @@ typedef struct cairn_contact_modify {
 /* Called once per step for every touching contact of an awake body (in the narrow phase,
    after the manifold is built, in body-pair order), before the solver; values it writes out of
    range are clamped (friction >= 0, restitution in [0, 1], a non-finite surface velocity is
-   taken as 0). It runs on the thread that steps the world (on a worker thread once the step
-   runs on several: it must then be thread-safe); it must not call back into the world. */
+   taken as 0). It runs on the thread that steps the world, whatever the worker count (after the
+   workers built the manifolds); it must not call back into the world. */
 typedef void cairn_presolve_fn(cairn_contact_modify *contact, void *context);
 /* Installs the callback (NULL removes it, and every contact takes its materials' values
    again). False and an error for a NULL world. */

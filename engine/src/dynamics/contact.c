@@ -11,6 +11,7 @@
 #include "collision/query.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/tasks.h"
 #include "core/validate.h"
 
 #include <math.h>
@@ -315,8 +316,15 @@ static void store_manifolds(contact *c, const manifold *next, int count)
 /* A pair with a compound, mesh or heightfield: one manifold per direction its part pairs (child
    pairs, part-triangle pairs) touch along, impulses matched (no simplex cache: the contact's one
    cache cannot serve several part pairs). */
-static void compound_narrow_phase(cairn_world *world, contact *c, const body *a, const body *b,
-                                  float margin)
+/* One worker's counts of its narrow-phase queries, merged into the step statistics in worker
+   order. Padded to a cache line: workers write theirs at the same time. */
+typedef struct narrow_tally {
+    int queries, reused, gjk_iterations, epa_calls, epa_cap_stops, cache_hits;
+    char padding[64 - 6 * sizeof(int)];
+} narrow_tally;
+
+static void compound_narrow_phase(contact *c, const body *a, const body *b, float margin,
+                                  narrow_tally *tally)
 {
     compound_stats stats = {0};
     manifold next[CONTACT_MAX_MANIFOLDS];
@@ -330,26 +338,26 @@ static void compound_narrow_phase(cairn_world *world, contact *c, const body *a,
                                            previous, previous_count, next, &stats)
                           : compound_manifolds(a->shape, a->transform, b->shape, b->transform,
                                                margin, previous, previous_count, next, &stats);
-    world->stats.gjk_iterations += (float)stats.gjk_iterations;
-    world->stats.epa_calls += stats.epa_calls;
-    world->stats.epa_cap_stops += stats.epa_cap_stops;
+    tally->gjk_iterations += stats.gjk_iterations;
+    tally->epa_calls += stats.epa_calls;
+    tally->epa_cap_stops += stats.epa_cap_stops;
     for (int i = 0; i < count; ++i)
         match_facing(c, &next[i]);
     store_manifolds(c, next, count);
 }
 
 /* The narrow phase proper: GJK/EPA from the simplex cache, then clipping. */
-static void build_manifold(cairn_world *world, contact *c, const body *a, const body *b,
-                           float margin)
+static void build_manifold(const cairn_world *world, contact *c, const body *a, const body *b,
+                           float margin, narrow_tally *tally)
 {
     if (has_parts(a, b)) {
-        compound_narrow_phase(world, c, a, b, margin);
+        compound_narrow_phase(c, a, b, margin, tally);
         pair_cache_store(c, a->transform, b->transform, margin);
         return;
     }
     cairn_gjk_cache *cache = world->def.solver.simplex_caching ? &c->cache : NULL;
     unsigned char cold[sizeof c->cache.opaque] = {0};
-    world->stats.cache_hits += cache && memcmp(cache->opaque, cold, sizeof cold) != 0;
+    tally->cache_hits += cache && memcmp(cache->opaque, cold, sizeof cold) != 0;
     cairn_query_result query;
     bool epa_capped;
     if (!query_collide(a->shape, a->transform, b->shape, b->transform, cache, &query,
@@ -358,9 +366,9 @@ static void build_manifold(cairn_world *world, contact *c, const body *a, const 
         c->reuse.valid = false;
         return;
     }
-    world->stats.gjk_iterations += (float)query.gjk_iterations;
-    world->stats.epa_calls += query.epa_iterations > 0;
-    world->stats.epa_cap_stops += epa_capped;
+    tally->gjk_iterations += query.gjk_iterations;
+    tally->epa_calls += query.epa_iterations > 0;
+    tally->epa_cap_stops += epa_capped;
     manifold next;
     manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
     manifold_match(&c->manifold, &next, match_tolerance);
@@ -368,8 +376,10 @@ static void build_manifold(cairn_world *world, contact *c, const body *a, const 
     pair_cache_store(c, a->transform, b->transform, margin);
 }
 
-/* Returns whether the narrow phase ran (false: the pair cache re-measured the manifold). */
-static bool collide_one(cairn_world *world, contact *c, float dt, pair_cache_limits limits)
+/* Counts whether the narrow phase ran or the pair cache re-measured the manifold. Touches
+   only the contact: contacts can be collided on different workers at the same time. */
+static void collide_one(const cairn_world *world, contact *c, float dt, pair_cache_limits limits,
+                        narrow_tally *tally)
 {
     const cairn_solver_settings *settings = &world->def.solver;
     const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
@@ -378,10 +388,11 @@ static bool collide_one(cairn_world *world, contact *c, float dt, pair_cache_lim
     float margin = settings->speculative_distance + approach_bound(a, b, dt);
     bool reused = pair_cache_reuse(c, a->transform, b->transform, margin, limits);
     if (!reused)
-        build_manifold(world, c, a, b, margin);
+        build_manifold(world, c, a, b, margin, tally);
     c->was_touching = c->touching;
     c->touching = c->manifold.point_count > 0;
-    return !reused;
+    tally->queries += !reused;
+    tally->reused += reused;
 }
 
 static void record_events(cairn_world *world, const contact *c)
@@ -394,20 +405,59 @@ static void record_events(cairn_world *world, const contact *c)
     }
 }
 
-void contacts_collide(cairn_world *world, float dt)
+/* Contacts per range of the parallel narrow phase at least: below that a task costs more than
+   it saves. */
+enum { NARROW_MIN_RANGE = 64 };
+
+typedef struct narrow_phase {
+    cairn_world *world;
+    float dt;
+    pair_cache_limits limits;
+    bool *collided;        /* by contact: in the parallel pass */
+    narrow_tally *tallies; /* by worker */
+} narrow_phase;
+
+static bool needs_collide(const cairn_world *world, const contact *c)
 {
-    int queries = 0;
-    pair_cache_limits limits = pair_cache_limits_make(world->def.solver.pair_cache_distance,
-                                                      world->def.solver.pair_cache_angle);
+    /* sensors are tested after the solver moved the bodies (sensor.c) */
+    return !c->is_sensor &&
+           (world->bodies.data[c->body_a].awake || world->bodies.data[c->body_b].awake);
+}
+
+/* The parallel pass: the contacts with an awake body at the step start, each alone. */
+static void collide_range(int start, int end, int worker, void *context)
+{
+    narrow_phase *np = context;
+    for (int i = start; i < end; ++i) {
+        contact *c = &np->world->contacts.data[i];
+        np->collided[i] = needs_collide(np->world, c);
+        if (np->collided[i])
+            collide_one(np->world, c, np->dt, np->limits, &np->tallies[worker]);
+    }
+}
+
+static void add_tally(cairn_step_stats *stats, const narrow_tally *t, int *queries)
+{
+    *queries += t->queries;
+    stats->manifolds_reused += t->reused;
+    stats->gjk_iterations += (float)t->gjk_iterations;
+    stats->epa_calls += t->epa_calls;
+    stats->epa_cap_stops += t->epa_cap_stops;
+    stats->cache_hits += t->cache_hits;
+}
+
+/* The serial pass, in contact order: wakes, the presolve callback and events. A body woken
+   here brings its later contacts into this step, as when the narrow phase was one loop. */
+static void after_collide(narrow_phase *np)
+{
+    cairn_world *world = np->world;
     for (int i = 0; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
-        const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
-        if (c->is_sensor)
-            continue; /* tested after the solver moved the bodies (sensor.c) */
-        if (a->awake || b->awake) {
-            bool queried = collide_one(world, c, dt, limits);
-            queries += queried;
-            world->stats.manifolds_reused += !queried;
+        if (!np->collided[i] && needs_collide(world, c)) {
+            collide_one(world, c, np->dt, np->limits, &np->tallies[0]);
+            np->collided[i] = true;
+        }
+        if (np->collided[i]) {
             if (c->touching)
                 wake_on_touch(world, c);
             if (c->touching && world->presolve)
@@ -419,7 +469,33 @@ void contacts_collide(cairn_world *world, float dt)
         for (int m = 0; m < contact_manifold_count(c); ++m)
             world->stats.points += contact_manifold(c, m)->point_count;
     }
-    world->stats.gjk_iterations = queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
+}
+
+void contacts_collide(cairn_world *world, float dt)
+{
+    int workers = world->def.worker_count, count = world->contacts.count;
+    narrow_phase np = {
+        .world = world,
+        .dt = dt,
+        .limits = pair_cache_limits_make(world->def.solver.pair_cache_distance,
+                                         world->def.solver.pair_cache_angle),
+        .tallies = arena_push(&world->scratch, sizeof(narrow_tally) * (size_t)workers, "tallies"),
+    };
+    np.collided = arena_push(&world->scratch, (size_t)count + 1, "contacts collided");
+    if (np.tallies != NULL && np.collided != NULL) {
+        memset(np.tallies, 0, sizeof(narrow_tally) * (size_t)workers);
+        tasks_parallel_for(&world->def, collide_range, count, NARROW_MIN_RANGE, &np);
+        after_collide(&np);
+        int queries = 0;
+        for (int w = 0; w < workers; ++w)
+            add_tally(&world->stats, &np.tallies[w], &queries);
+        world->stats.gjk_iterations =
+            queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
+    }
+    if (np.collided)
+        arena_pop(&world->scratch, np.collided);
+    if (np.tallies)
+        arena_pop(&world->scratch, np.tallies);
     /* Bodies woken by a touch bring their parked contacts (with valid manifolds: nothing moved
        while they slept) into this step's solve. */
     contacts_unpark(world);

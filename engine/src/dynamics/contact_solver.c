@@ -1,11 +1,13 @@
 /* Sequential impulses over contact manifolds (Catto), warm-started, with substeps. Position
    error is corrected by soft contacts (soft step, the default), by a Baumgarte velocity bias,
    or by split impulses on pseudo-velocities that never reach the real velocities. */
+#include "dynamics/graph_color.h"
 #include "dynamics/integrate.h"
 #include "dynamics/joint_solver.h"
 #include "dynamics/softness.h"
 #include "dynamics/solver_vec.h"
 
+#include "core/team.h"
 #include "core/timer.h"
 #include "core/xform.h"
 
@@ -69,11 +71,29 @@ typedef struct body_motion {
    test_stacks.c, test_wall.c) and makes the step about 15% faster. */
 typedef enum bias_mode { BIAS_SOFT, BIAS_NONE, BIAS_BAUMGARTE, BIAS_RELAX } bias_mode;
 
+/* A manifold the step solves, in the order of the solve. */
+typedef struct manifold_ref {
+    contact *contact;
+    manifold *manifold;
+} manifold_ref;
+
 typedef struct solver {
     cairn_world *world;
-    joint_solver joints; /* solved first in every pass */
+    team *team;
+    joint_solver joints; /* solved first in every pass, on the coordinator */
     solver_contact *contacts;
     int contact_count;
+    /* The contacts go colour by colour (graph_color.h), the overflow last: the first contact
+       of each bucket, and the size of the blocks the workers take. */
+    int color_first[GRAPH_BUCKETS + 1];
+    int block_size;
+    const manifold_ref *plan; /* while the contacts are prepared */
+    float warm;               /* the warm-start factor */
+    /* What the stage now running does: set by the coordinator before it starts the stage. */
+    int stage_first; /* the stage's first contact */
+    bias_mode mode;
+    unsigned stage_pass;
+    const motion_offset *offsets;
     body_velocity *velocities; /* by body index */
     motion_offset *pseudo;     /* split impulse pseudo-velocities by body index */
     body_motion *moved;        /* motion since the step start by body index */
@@ -107,14 +127,19 @@ static inline pair_state pair_load(const solver_contact *sc)
                         v4_load(&sc->vb->linear.x), v4_load(&sc->vb->angular.x)};
 }
 
-/* Static, kinematic and sleeping bodies have inverse mass 0 and no angular response, so
-   writing their unchanged copy back is harmless. */
+/* Only the bodies the step moves are written back. Static, kinematic and sleeping bodies
+   (inverse mass 0, no angular response) keep their velocities, and constraints of one colour
+   that share one (the ground under a pile) read it at the same time. */
 static inline void pair_store(solver_contact *sc, const pair_state *v)
 {
-    v4_store(&sc->va->linear.x, v->linear_a);
-    v4_store(&sc->va->angular.x, v->angular_a);
-    v4_store(&sc->vb->linear.x, v->linear_b);
-    v4_store(&sc->vb->angular.x, v->angular_b);
+    if (v->linear_a[3] > 0.0f) {
+        v4_store(&sc->va->linear.x, v->linear_a);
+        v4_store(&sc->va->angular.x, v->angular_a);
+    }
+    if (v->linear_b[3] > 0.0f) {
+        v4_store(&sc->vb->linear.x, v->linear_b);
+        v4_store(&sc->vb->angular.x, v->angular_b);
+    }
 }
 
 /* d . (lin_b - lin_a) + (r_b x d) . ang_b - (r_a x d) . ang_a: the relative velocity of B
@@ -226,10 +251,6 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, manifold 
     sc->b = &w->bodies.data[c->body_b];
     sc->index_a = (int)c->body_a;
     sc->index_b = (int)c->body_b;
-    if (!sc->a->awake)
-        rest_body(s, c->body_a);
-    if (!sc->b->awake)
-        rest_body(s, c->body_b);
     sc->va = &s->velocities[c->body_a];
     sc->vb = &s->velocities[c->body_b];
     vec3s n = m->normal, t[2];
@@ -249,28 +270,6 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, manifold 
     prepare_friction(sc, m, n, t, warm);
 }
 
-/* Each manifold of a touching contact with something awake to move becomes a solver
-   constraint. */
-static int prepare_contacts(solver *s)
-{
-    cairn_world *w = s->world;
-    const cairn_solver_settings *settings = &w->def.solver;
-    float warm = settings->warm_starting ? settings->warm_start_factor : 0.0f;
-    int count = 0;
-    for (int i = 0; i < w->contacts.count; ++i) {
-        contact *c = &w->contacts.data[i];
-        const body *a = &w->bodies.data[c->body_a], *b = &w->bodies.data[c->body_b];
-        if (!c->touching || (!a->awake && !b->awake) || c->disabled)
-            continue;
-        if (a->inverse_mass == 0.0f && b->inverse_mass == 0.0f)
-            continue;
-        for (int m = 0; m < contact_manifold_count(c); ++m)
-            if (contact_manifold(c, m)->point_count > 0)
-                prepare_contact(s, &s->contacts[count++], c, contact_manifold(c, m), warm);
-    }
-    return count;
-}
-
 /* Solver constraints the contacts can need at most: one per manifold. */
 static size_t manifold_total(const cairn_world *world)
 {
@@ -280,9 +279,133 @@ static size_t manifold_total(const cairn_world *world)
     return total;
 }
 
-static void warm_start(solver *s)
+/* A touching contact with something awake to move: its manifolds are solved. */
+static bool is_solved(const cairn_world *w, const contact *c)
 {
-    for (int i = 0; i < s->contact_count; ++i) {
+    const body *a = &w->bodies.data[c->body_a], *b = &w->bodies.data[c->body_b];
+    if (!c->touching || (!a->awake && !b->awake) || c->disabled)
+        return false;
+    return a->inverse_mass != 0.0f || b->inverse_mass != 0.0f;
+}
+
+static bool moves(const solver *s, uint32_t index)
+{
+    return s->velocities[index].inverse_mass > 0.0f;
+}
+
+/* The manifolds to solve, in contact order with their colours (colors), and the number per
+   bucket; the bodies the step does not move but a contact touches are put at rest. */
+static int list_manifolds(solver *s, manifold_ref *listed, uint8_t *colors, uint32_t *used,
+                          int *counts)
+{
+    cairn_world *w = s->world;
+    int count = 0;
+    for (int i = 0; i < w->contacts.count; ++i) {
+        contact *c = &w->contacts.data[i];
+        if (!is_solved(w, c))
+            continue;
+        if (!w->bodies.data[c->body_a].awake)
+            rest_body(s, c->body_a);
+        if (!w->bodies.data[c->body_b].awake)
+            rest_body(s, c->body_b);
+        for (int m = 0; m < contact_manifold_count(c); ++m) {
+            if (contact_manifold(c, m)->point_count == 0)
+                continue;
+            int color = graph_color_pick(used, c->body_a, moves(s, c->body_a), c->body_b,
+                                         moves(s, c->body_b));
+            counts[color]++;
+            colors[count] = (uint8_t)color;
+            listed[count++] = (manifold_ref){c, contact_manifold(c, m)};
+        }
+    }
+    return count;
+}
+
+/* The solve order: colour by colour, each in contact order (a counting sort of the list). */
+static void plan_order(solver *s, const manifold_ref *listed, const uint8_t *colors, int count,
+                       manifold_ref *plan)
+{
+    int next[GRAPH_BUCKETS + 1];
+    for (int c = 0; c <= GRAPH_BUCKETS; ++c)
+        next[c] = s->color_first[c];
+    for (int k = 0; k < count; ++k)
+        plan[next[colors[k]]++] = listed[k];
+}
+
+static void stage_prepare(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    solver *s = context;
+    for (int k = start; k < end; ++k)
+        prepare_contact(s, &s->contacts[k], s->plan[k].contact, s->plan[k].manifold, s->warm);
+}
+
+/* Blocks of a few dozen contacts, about four per worker in a colour of the pile's size, so a
+   worker that finishes early finds more. */
+static int block_size_for(int count, int workers)
+{
+    int size = count / (4 * workers);
+    return size < 16 ? 16 : size;
+}
+
+/* Each manifold of a touching contact with something awake to move becomes a solver
+   constraint, in colour order. False when scratch memory ran out (no contact is solved). */
+static bool prepare_contacts(solver *s)
+{
+    cairn_world *w = s->world;
+    const cairn_solver_settings *settings = &w->def.solver;
+    s->warm = settings->warm_starting ? settings->warm_start_factor : 0.0f;
+    size_t total = manifold_total(w) + 1, bodies = (size_t)w->bodies.count + 1;
+    manifold_ref *plan = arena_push(&w->scratch, sizeof *plan * total, "solve order");
+    manifold_ref *listed = arena_push(&w->scratch, sizeof *listed * total, "manifolds listed");
+    uint8_t *colors = arena_push(&w->scratch, total, "manifold colours");
+    uint32_t *used = arena_push(&w->scratch, sizeof *used * bodies, "body colours");
+    bool ok = plan && listed && colors && used;
+    if (ok) {
+        memset(used, 0, sizeof *used * bodies);
+        int counts[GRAPH_BUCKETS] = {0};
+        s->contact_count = list_manifolds(s, listed, colors, used, counts);
+        graph_color_offsets(counts, s->color_first);
+        plan_order(s, listed, colors, s->contact_count, plan);
+        for (int c = 0; c < GRAPH_COLOR_COUNT; ++c)
+            w->stats.colors += counts[c] > 0;
+        w->stats.overflow_contacts = counts[GRAPH_OVERFLOW];
+    }
+    void *pushed[] = {used, colors, listed};
+    for (int i = 0; i < 3; ++i)
+        if (pushed[i])
+            arena_pop(&w->scratch, pushed[i]);
+    if (ok) {
+        s->plan = plan;
+        s->block_size = block_size_for(s->contact_count, s->team->workers);
+        team_stage_run(s->team, stage_prepare, s, s->contact_count, s->block_size);
+        s->plan = NULL;
+    }
+    if (plan)
+        arena_pop(&w->scratch, plan);
+    return ok;
+}
+
+/* Runs a contact stage over each colour in turn, then the overflow alone on the coordinator. */
+static void for_each_color(solver *s, team_stage_fn *stage)
+{
+    for (int c = 0; c < GRAPH_BUCKETS; ++c) {
+        int count = s->color_first[c + 1] - s->color_first[c];
+        if (count == 0)
+            continue;
+        s->stage_first = s->color_first[c];
+        if (c == GRAPH_OVERFLOW)
+            stage(s, 0, count, 0);
+        else
+            team_stage_run(s->team, stage, s, count, s->block_size);
+    }
+}
+
+static void stage_warm_start(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    solver *s = context;
+    for (int i = s->stage_first + start; i < s->stage_first + end; ++i) {
         solver_contact *sc = &s->contacts[i];
         const solver_friction *f = &sc->tangential;
         pair_state v = pair_load(sc);
@@ -375,10 +498,13 @@ static inline int visit_order(unsigned pass, int k, int count)
     return start + i < count ? start + i : start + i - count;
 }
 
-static void solve_contacts(solver *s, bias_mode mode)
+static void stage_solve(void *context, int start, int end, int worker)
 {
-    unsigned pass = s->pass++;
-    for (int i = 0; i < s->contact_count; ++i) {
+    (void)worker;
+    solver *s = context;
+    unsigned pass = s->stage_pass;
+    bias_mode mode = s->mode;
+    for (int i = s->stage_first + start; i < s->stage_first + end; ++i) {
         solver_contact *sc = &s->contacts[i];
         pair_state v = pair_load(sc);
         for (int k = 0; k < sc->point_count; ++k)
@@ -387,6 +513,13 @@ static void solve_contacts(solver *s, bias_mode mode)
             solve_friction(&v, sc);
         pair_store(sc, &v);
     }
+}
+
+static void solve_contacts(solver *s, bias_mode mode)
+{
+    s->stage_pass = s->pass++;
+    s->mode = mode;
+    for_each_color(s, stage_solve);
 }
 
 /* Split impulse: push penetrating points apart through pseudo-velocities only. */
@@ -405,10 +538,12 @@ static void solve_pseudo_point(const solver *s, solver_contact *sc, solver_point
     apply_row(pseudo, &sp->normal, sc->normal, j);
 }
 
-static void solve_pseudo(solver *s)
+static void stage_pseudo(void *context, int start, int end, int worker)
 {
-    unsigned pass = s->pass++;
-    for (int i = 0; i < s->contact_count; ++i) {
+    (void)worker;
+    solver *s = context;
+    unsigned pass = s->stage_pass;
+    for (int i = s->stage_first + start; i < s->stage_first + end; ++i) {
         solver_contact *sc = &s->contacts[i];
         motion_offset *pa = &s->pseudo[sc->index_a], *pb = &s->pseudo[sc->index_b];
         pair_state pseudo = {v4_from(pa->linear), v4_from(pa->angular), v4_from(pb->linear),
@@ -417,15 +552,26 @@ static void solve_pseudo(solver *s)
         pseudo.linear_b[3] = sc->vb->inverse_mass;
         for (int k = 0; k < sc->point_count; ++k)
             solve_pseudo_point(s, sc, &sc->points[visit_order(pass, k, sc->point_count)], &pseudo);
-        *pa = (motion_offset){v4_to_vec3(pseudo.linear_a), v4_to_vec3(pseudo.angular_a)};
-        *pb = (motion_offset){v4_to_vec3(pseudo.linear_b), v4_to_vec3(pseudo.angular_b)};
+        /* only the bodies the step moves, as in pair_store */
+        if (sc->va->inverse_mass > 0.0f)
+            *pa = (motion_offset){v4_to_vec3(pseudo.linear_a), v4_to_vec3(pseudo.angular_a)};
+        if (sc->vb->inverse_mass > 0.0f)
+            *pb = (motion_offset){v4_to_vec3(pseudo.linear_b), v4_to_vec3(pseudo.angular_b)};
     }
 }
 
-static void restitution(solver *s)
+static void solve_pseudo(solver *s)
 {
+    s->stage_pass = s->pass++;
+    for_each_color(s, stage_pseudo);
+}
+
+static void stage_restitution(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    solver *s = context;
     float threshold = s->world->def.solver.restitution_threshold;
-    for (int i = 0; i < s->contact_count; ++i) {
+    for (int i = s->stage_first + start; i < s->stage_first + end; ++i) {
         solver_contact *sc = &s->contacts[i];
         if (sc->restitution == 0.0f)
             continue;
@@ -446,12 +592,14 @@ static void restitution(solver *s)
 }
 
 /* Integrates positions and accumulates each body's motion since the step start. */
-static void move_bodies(solver *s, const motion_offset *offsets)
+static void stage_move_bodies(void *context, int start, int end, int worker)
 {
-    uint64_t start = timer_ticks();
-    integrate_positions(s->world, s->h, s->velocities, offsets);
+    (void)worker;
+    solver *s = context;
+    const motion_offset *offsets = s->offsets;
+    integrate_positions(s->world, s->h, s->velocities, offsets, start, end);
     v4 h = v4_splat(s->h);
-    for (int k = 0; k < s->world->awake.count; ++k) {
+    for (int k = start; k < end; ++k) {
         uint32_t i = s->world->awake.data[k];
         v4 v = v4_from(s->velocities[i].linear), w = v4_from(s->velocities[i].angular);
         if (offsets) {
@@ -461,13 +609,32 @@ static void move_bodies(solver *s, const motion_offset *offsets)
         s->moved[i].linear += v * h;
         s->moved[i].angular += w * h;
     }
+}
+
+/* Bodies per block of the integration stages. */
+enum { BODY_BLOCK = 64 };
+
+static void move_bodies(solver *s, const motion_offset *offsets)
+{
+    uint64_t start = timer_ticks();
+    s->offsets = offsets;
+    team_stage_run(s->team, stage_move_bodies, s, s->world->awake.count, BODY_BLOCK);
     s->world->stats.integrate_ms += (float)timer_ms_since(start);
 }
 
-/* The step's impulses go back to the manifolds, to warm-start the next step. */
-static void store_impulses(solver *s)
+static void stage_integrate_velocities(void *context, int start, int end, int worker)
 {
-    for (int i = 0; i < s->contact_count; ++i) {
+    (void)worker;
+    solver *s = context;
+    integrate_velocities(s->world, s->h, s->velocities, start, end);
+}
+
+/* The step's impulses go back to the manifolds, to warm-start the next step. */
+static void stage_store_impulses(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    solver *s = context;
+    for (int i = start; i < end; ++i) {
         const solver_contact *sc = &s->contacts[i];
         for (int p = 0; p < sc->point_count; ++p) {
             const solver_point *sp = &sc->points[p];
@@ -505,11 +672,11 @@ static void substep(solver *s, int mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
     uint64_t start = timer_ticks();
-    integrate_velocities(s->world, s->h, s->velocities);
+    team_stage_run(s->team, stage_integrate_velocities, s, s->world->awake.count, BODY_BLOCK);
     s->world->stats.integrate_ms += (float)timer_ms_since(start);
     joints_prepare(&s->joints);
     joints_warm_start(&s->joints);
-    warm_start(s);
+    for_each_color(s, stage_warm_start);
     int velocity_passes = passes(settings->velocity_iterations, settings->substeps);
     if (mode == CAIRN_SOFT_STEP) {
         for (int k = 0; k < velocity_passes; ++k) {
@@ -536,6 +703,32 @@ static void substep(solver *s, int mode)
         split_impulse_positions(s);
 }
 
+/* The step's solve, on the coordinator of the world's workers (core/team.h). */
+static void solve_step(team *t, void *context)
+{
+    solver *s = context;
+    cairn_world *world = s->world;
+    const cairn_solver_settings *settings = &world->def.solver;
+    s->team = t;
+    size_t bodies = (size_t)world->bodies.count + 1;
+    if (!prepare_contacts(s))
+        s->contact_count = 0;
+    bool *touching = arena_push(&world->scratch, bodies, "bodies touching");
+    if (touching) {
+        memset(touching, 0, bodies);
+        for (int i = 0; i < s->contact_count; ++i)
+            touching[s->contacts[i].index_a] = touching[s->contacts[i].index_b] = true;
+    }
+    joints_begin(&s->joints, world, s->velocities, s->h, touching);
+    for (int i = 0; i < settings->substeps; ++i)
+        substep(s, settings->position_correction);
+    for_each_color(s, stage_restitution);
+    team_stage_run(t, stage_store_impulses, s, s->contact_count, s->block_size);
+    joints_end(&s->joints);
+    if (touching)
+        arena_pop(&world->scratch, touching);
+}
+
 void solver_step(cairn_world *world, float dt)
 {
     const cairn_solver_settings *settings = &world->def.solver;
@@ -555,21 +748,7 @@ void solver_step(cairn_world *world, float dt)
     s.moved = arena_push(&world->scratch, sizeof(body_motion) * bodies, "motion this step");
     for (int k = 0; k < world->awake.count; ++k)
         s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
-    s.contact_count = prepare_contacts(&s);
-    bool *touching = arena_push(&world->scratch, bodies, "bodies touching");
-    if (touching) {
-        memset(touching, 0, bodies);
-        for (int i = 0; i < s.contact_count; ++i)
-            touching[s.contacts[i].index_a] = touching[s.contacts[i].index_b] = true;
-    }
-    joints_begin(&s.joints, world, s.velocities, s.h, touching);
-    for (int i = 0; i < settings->substeps; ++i)
-        substep(&s, settings->position_correction);
-    restitution(&s);
-    store_impulses(&s);
-    joints_end(&s.joints);
-    if (touching)
-        arena_pop(&world->scratch, touching);
+    team_run(&world->def, solve_step, &s);
     velocities_store(world, s.velocities);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);

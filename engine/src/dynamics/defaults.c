@@ -37,6 +37,10 @@ cairn_world_def cairn_world_default_def(void)
     def.max_linear_speed = 400.0f;
     def.max_angular_speed = 100.0f;
     def.hit_event_threshold = 1.0f;
+    def.worker_count = 1;
+    def.enqueue_task = NULL;
+    def.finish_task = NULL;
+    def.user_task_context = NULL;
     return def;
 }
 
@@ -82,6 +86,21 @@ static bool check_solver(const cairn_solver_settings *s)
            check_float("solver.joint_damping_ratio", s->joint_damping_ratio, 0.0f, 100.0f);
 }
 
+static bool check_threads(const cairn_world_def *def)
+{
+    if (!check_int("worker_count", def->worker_count, 1, CAIRN_MAX_WORKERS))
+        return false;
+    if ((def->enqueue_task == NULL) != (def->finish_task == NULL))
+        return error_set("cairn_world_def: enqueue_task and finish_task are given together or not "
+                         "at all (%s is missing)",
+                         def->enqueue_task ? "finish_task" : "enqueue_task");
+    if (def->enqueue_task == NULL && def->worker_count != 1)
+        return error_set("cairn_world_def: worker_count = %d needs enqueue_task and finish_task "
+                         "(without them the step runs on the calling thread: worker_count 1)",
+                         def->worker_count);
+    return true;
+}
+
 bool cairn_world_def_validate(const cairn_world_def *def)
 {
     if (def == NULL)
@@ -96,7 +115,8 @@ bool cairn_world_def_validate(const cairn_world_def *def)
            check_float("angular_damping", def->angular_damping, 0.0f, 100.0f) &&
            check_float("max_linear_speed", def->max_linear_speed, 0.0f, 1e4f) &&
            check_float("max_angular_speed", def->max_angular_speed, 0.0f, 1e4f) &&
-           check_float("hit_event_threshold", def->hit_event_threshold, 0.0f, 1e4f);
+           check_float("hit_event_threshold", def->hit_event_threshold, 0.0f, 1e4f) &&
+           check_threads(def);
 }
 
 cairn_body_def cairn_body_default_def(void)

@@ -52,12 +52,13 @@ void velocities_store(cairn_world *world, const body_velocity *velocities)
     }
 }
 
-void integrate_velocities(cairn_world *world, float h, body_velocity *velocities)
+void integrate_velocities(cairn_world *world, float h, body_velocity *velocities, int start,
+                          int end)
 {
     const cairn_world_def *def = &world->def;
     float linear_damping = 1.0f / (1.0f + h * def->linear_damping);
     float angular_damping = 1.0f / (1.0f + h * def->angular_damping);
-    for (int k = 0; k < world->awake.count; ++k) {
+    for (int k = start; k < end; ++k) {
         const body *b = &world->bodies.data[world->awake.data[k]];
         if (b->type != CAIRN_DYNAMIC)
             continue;
@@ -95,9 +96,9 @@ static versors rotate_exact(versors q, vec3s w, float h)
 }
 
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
-                         const motion_offset *offsets)
+                         const motion_offset *offsets, int start, int end)
 {
-    for (int k = 0; k < world->awake.count; ++k) {
+    for (int k = start; k < end; ++k) {
         uint32_t i = world->awake.data[k];
         body *b = &world->bodies.data[i];
         vec3s v = velocities[i].linear, w = velocities[i].angular;

@@ -23,9 +23,12 @@ void velocities_load(const cairn_world *world, body_velocity *velocities);
 void velocities_store(cairn_world *world, const body_velocity *velocities);
 /* The state of a body the step does not move (static, sleeping): at rest, inverse mass 0. */
 void velocities_rest(body_velocity *velocities, uint32_t index);
-void integrate_velocities(cairn_world *world, float h, body_velocity *velocities);
+/* Both integrate the awake bodies awake.data[start..end): each body alone, so ranges can run
+   on different workers. */
+void integrate_velocities(cairn_world *world, float h, body_velocity *velocities, int start,
+                          int end);
 /* offsets may be NULL. */
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
-                         const motion_offset *offsets);
+                         const motion_offset *offsets, int start, int end);
 
 #endif

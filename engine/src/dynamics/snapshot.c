@@ -25,6 +25,10 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The settings a snapshot keeps: all but the threads (worker count and task callbacks belong to
+   the program that runs the world, not to its state). */
+#define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
+
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
 #define SNAPSHOT_VERSION 2u
 #define BYTE_ORDER_MARK  0x01020304u
@@ -83,7 +87,7 @@ static snapshot_header make_header(const cairn_world *w, uint32_t kind)
     memcpy(h.magic, SNAPSHOT_MAGIC, 8);
     h.version = SNAPSHOT_VERSION;
     h.byte_order = BYTE_ORDER_MARK;
-    h.record_sizes[0] = sizeof(cairn_world_def);
+    h.record_sizes[0] = SAVED_DEF_BYTES;
     h.record_sizes[1] = sizeof(body_record);
     h.record_sizes[2] = sizeof(manifold_point);
     h.record_sizes[3] = sizeof(gjk_cache_data);
@@ -162,7 +166,7 @@ static void put_def(cursor *c, const cairn_world_def *def)
     static const unsigned char zeros[NEXT - BOOLS_END];
     put(c, def, BOOLS_END);
     put(c, zeros, sizeof zeros);
-    put(c, (const unsigned char *)def + NEXT, sizeof *def - NEXT);
+    put(c, (const unsigned char *)def + NEXT, SAVED_DEF_BYTES - NEXT);
 }
 
 static sleeper sleeper_of(const cairn_world *w, const body *b)
@@ -406,7 +410,8 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
         return false;
     if (checksum(buffer, size - sizeof stored) != stored)
         return error_set("%s: checksum mismatch: the snapshot is truncated or corrupt", fn);
-    if (!take(&c, &p->def, sizeof p->def) || !take(&c, &p->flags, sizeof p->flags))
+    p->def = w->def; /* the threads stay the world's own */
+    if (!take(&c, &p->def, SAVED_DEF_BYTES) || !take(&c, &p->flags, sizeof p->flags))
         return error_set("%s: truncated snapshot", fn);
     if (!cairn_world_def_validate(&p->def))
         return error_set("%s: the snapshot's settings are invalid", fn);

@@ -1,0 +1,132 @@
+/* The staged worker team (team.h): block claims by compare-and-swap, spinning workers. */
+#include "core/team.h"
+
+#include <sched.h>
+
+/* The sequence number that sends the workers home. */
+#define QUIT_SEQUENCE UINT32_MAX
+/* Pauses before a waiting worker gives its core away: more workers than cores must not starve
+   the one that has work. */
+#define SPINS_BEFORE_YIELD 64
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void wait_a_little(int *spins)
+{
+    if (++*spins < SPINS_BEFORE_YIELD) {
+        cpu_relax();
+        return;
+    }
+    *spins = 0;
+    sched_yield();
+}
+
+static inline uint32_t sequence_of(uint64_t claim)
+{
+    return (uint32_t)(claim >> 32);
+}
+
+/* Claims and runs one block of the current stage. False when there is none to take (the stage
+   is handed out, or it is one this worker already found handed out). */
+static bool work_on_stage(team *t, int worker, uint32_t *exhausted)
+{
+    uint64_t claim = atomic_load_explicit(&t->claim, memory_order_acquire);
+    uint32_t sequence = sequence_of(claim), next = (uint32_t)claim;
+    if (sequence == *exhausted || sequence == QUIT_SEQUENCE)
+        return false;
+    team_stage *stage = &t->stages[sequence & 1];
+    if ((int)next >= atomic_load_explicit(&stage->block_count, memory_order_relaxed)) {
+        *exhausted = sequence;
+        return false;
+    }
+    /* A claim that succeeds is for a stage that cannot end before the block is done, so the
+       stage's fields stay as they were published. */
+    if (!atomic_compare_exchange_weak_explicit(&t->claim, &claim, claim + 1, memory_order_acquire,
+                                               memory_order_relaxed))
+        return true; /* another worker took it: look again */
+    int start = (int)next * stage->block_size;
+    int end = start + stage->block_size < stage->items ? start + stage->block_size : stage->items;
+    stage->run(stage->context, start, end, worker);
+    atomic_fetch_add_explicit(&t->done, 1, memory_order_release);
+    return true;
+}
+
+static void worker_loop(team *t, int worker)
+{
+    uint32_t exhausted = 0;
+    int spins = 0;
+    while (sequence_of(atomic_load_explicit(&t->claim, memory_order_acquire)) != QUIT_SEQUENCE)
+        if (!work_on_stage(t, worker, &exhausted))
+            wait_a_little(&spins);
+}
+
+void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int block_size)
+{
+    if (items <= 0)
+        return;
+    if (t->workers == 1) {
+        run(context, 0, items, 0);
+        return;
+    }
+    uint32_t sequence = ++t->sequence;
+    team_stage *stage = &t->stages[sequence & 1];
+    stage->run = run;
+    stage->context = context;
+    stage->items = items;
+    stage->block_size = block_size > 0 ? block_size : 1;
+    int blocks = (items + stage->block_size - 1) / stage->block_size;
+    atomic_store_explicit(&stage->block_count, blocks, memory_order_relaxed);
+    atomic_store_explicit(&t->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->claim, (uint64_t)sequence << 32, memory_order_release);
+    uint32_t exhausted = 0;
+    int spins = 0;
+    while (atomic_load_explicit(&t->done, memory_order_acquire) < blocks)
+        if (!work_on_stage(t, 0, &exhausted))
+            wait_a_little(&spins);
+}
+
+typedef struct team_launch {
+    team *team;
+    team_program_fn *program;
+    void *context;
+} team_launch;
+
+/* Item 0 is the coordinator; the others are workers until it sends them home. */
+static void team_task(int start, int end, int worker, void *context)
+{
+    (void)worker; /* the team numbers its members by item: they are unique within it */
+    team_launch *launch = context;
+    for (int member = start; member < end; ++member) {
+        if (member == 0) {
+            launch->program(launch->team, launch->context);
+            atomic_store_explicit(&launch->team->claim, (uint64_t)QUIT_SEQUENCE << 32,
+                                  memory_order_release);
+        } else {
+            worker_loop(launch->team, member);
+        }
+    }
+}
+
+void team_run(const cairn_world_def *def, team_program_fn *program, void *context)
+{
+    team t = {.workers = def->enqueue_task ? def->worker_count : 1};
+    atomic_init(&t.claim, 0);
+    atomic_init(&t.done, 0);
+    atomic_init(&t.stages[0].block_count, 0);
+    atomic_init(&t.stages[1].block_count, 0);
+    if (t.workers == 1) {
+        program(&t, context);
+        return;
+    }
+    team_launch launch = {&t, program, context};
+    void *handle = def->enqueue_task(team_task, t.workers, 1, &launch, def->user_task_context);
+    if (handle != NULL)
+        def->finish_task(handle, def->user_task_context);
+}

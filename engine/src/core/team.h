@@ -1,0 +1,48 @@
+/* A team of workers that runs a sequence of stages, each split into blocks that any worker may
+   take (the solver's colours, its integration): one task per worker for the whole sequence, so a
+   stage costs a few atomic operations instead of a trip through the task system. Worker 0 is the
+   coordinator: it runs the sequence's code, publishes each stage, works on it with the others
+   and waits for its last block; the code between stages runs on it alone while the others spin.
+   The blocks of a stage must be independent (they write disjoint data), so the result does not
+   depend on which worker ran which block, or on how many there were. */
+#ifndef CAIRN_CORE_TEAM_H
+#define CAIRN_CORE_TEAM_H
+
+#include <cairn/world.h>
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* Runs the items [start, end) of a stage on the given worker. */
+typedef void team_stage_fn(void *context, int start, int end, int worker);
+
+typedef struct team_stage {
+    team_stage_fn *run;
+    void *context;
+    int items, block_size;
+    atomic_int block_count; /* read before a claim, possibly of a stage already gone */
+} team_stage;
+
+typedef struct team {
+    int workers;
+    /* The current stage's sequence number (high 32 bits) and its next unclaimed block: a worker
+       claims a block by a compare-and-swap of the whole word, so a claim can never be for a
+       stage that has ended. */
+    _Atomic uint64_t claim;
+    atomic_int done;      /* blocks of the current stage finished */
+    team_stage stages[2]; /* by sequence parity: a slow worker may still read the last one */
+    uint32_t sequence;    /* the coordinator's */
+} team;
+
+/* The code the coordinator runs; it calls team_stage_run for each parallel stage. */
+typedef void team_program_fn(team *t, void *context);
+
+/* Runs program with the world's workers (inline with one worker, through the task callbacks
+   otherwise) and returns when it and every worker are done. */
+void team_run(const cairn_world_def *def, team_program_fn *program, void *context);
+
+/* Coordinator only: runs run(context, start, end, worker) over [0, items) in blocks of about
+   block_size items on every worker, and returns when all are done. */
+void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int block_size);
+
+#endif

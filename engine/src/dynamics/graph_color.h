@@ -1,0 +1,28 @@
+/* Graph colouring of the solver's constraints (as in Box2D v3): no two constraints of a colour
+   share a body the step moves, so a colour's constraints can be solved at the same time, in any
+   order, with the same result. Bodies that do not move (static, kinematic, asleep) do not
+   count: their velocities are only read. What finds no colour goes to the overflow, solved
+   alone after the colours. */
+#ifndef CAIRN_DYNAMICS_GRAPH_COLOR_H
+#define CAIRN_DYNAMICS_GRAPH_COLOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+    GRAPH_COLOR_COUNT = 24,                /* colours; a body's are the bits of a uint32_t */
+    GRAPH_OVERFLOW = GRAPH_COLOR_COUNT,    /* the colour of what did not fit */
+    GRAPH_BUCKETS = GRAPH_COLOR_COUNT + 1, /* the colours and the overflow */
+};
+
+/* The colour after the last one either moving body has (or, past the last colour, the first
+   that neither has), taken for them; GRAPH_OVERFLOW when all are taken (the bodies' colours do
+   not change). used: one mask per body, zero at the start of the colouring. A constraint with no
+   moving body gets colour 0 and marks nothing. */
+int graph_color_pick(uint32_t *used, uint32_t a, bool a_moves, uint32_t b, bool b_moves);
+
+/* Counts per bucket (counts[GRAPH_BUCKETS]) into each bucket's first slot (first[GRAPH_BUCKETS +
+   1]): the constraints go colour by colour, the overflow last, each in its original order. */
+void graph_color_offsets(const int *counts, int *first);
+
+#endif
