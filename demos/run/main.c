@@ -2,6 +2,7 @@
    every body). Exit code 0 on success, 2 on bad arguments or a bad scene. */
 #define _POSIX_C_SOURCE 200809L
 #include <cairn/io.h>
+#include <cairn/thread_pool.h>
 
 #include "state_file.h"
 
@@ -114,7 +115,7 @@ static int parse_args(int argc, char **argv, run_args *args)
         else if (strcmp(arg, "--dump-every") == 0)
             ok = parse_long(value, 1, 100000000L, &args->dump_every);
         else if (strcmp(arg, "--threads") == 0)
-            ok = parse_long(value, 1, 256, &args->threads);
+            ok = parse_long(value, 1, CAIRN_MAX_WORKERS, &args->threads);
         else if (strcmp(arg, "--dt") == 0)
             ok = parse_seconds(value, &args->dt);
         else {
@@ -230,7 +231,6 @@ static int run(const run_args *args, cairn_world *world, const body_list *bodies
         fprintf(dump, "step,body,name,px,py,pz,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz\n");
         dump_step(dump, world, bodies, 0);
     }
-    /* TODO(threads): the engine has no task system yet; --threads is validated and ignored. */
     progress bar = {.enabled = !args->quiet && isatty(STDERR_FILENO)};
     bar.start = bar.last = now_seconds();
     double start = now_seconds();
@@ -266,6 +266,25 @@ static int run(const run_args *args, cairn_world *world, const body_list *bodies
     return 0;
 }
 
+/* --threads T: the world steps on a pool of T workers (the state hash is the same for every T). */
+static bool use_threads(cairn_world *world, int threads, cairn_thread_pool **pool)
+{
+    if (threads == 1)
+        return true;
+    *pool = cairn_thread_pool_create(threads);
+    if (*pool == NULL) {
+        fprintf(stderr, "cairn-run: %s\n", cairn_thread_pool_last_error());
+        return false;
+    }
+    cairn_world_def def = cairn_world_get_def(world);
+    cairn_thread_pool_bind(*pool, &def);
+    if (!cairn_world_set_def(world, &def)) {
+        fprintf(stderr, "cairn-run: %s\n", cairn_last_error());
+        return false;
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     run_args args;
@@ -287,8 +306,11 @@ int main(int argc, char **argv)
         return 2;
     }
     char why[512];
+    cairn_thread_pool *pool = NULL;
     if (bodies.out_of_memory) {
         fprintf(stderr, "cairn-run: out of memory\n");
+        code = 2;
+    } else if (!use_threads(world, (int)args.threads, &pool)) {
         code = 2;
     } else if (args.load_state != NULL &&
                !state_file_load(world, args.load_state, why, sizeof why)) {
@@ -298,6 +320,7 @@ int main(int argc, char **argv)
         code = run(&args, world, &bodies);
     }
     cairn_world_destroy(world);
+    cairn_thread_pool_destroy(pool);
     free(bodies.items);
     return code;
 }

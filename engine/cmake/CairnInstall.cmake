@@ -1,9 +1,10 @@
-# cmake --install: headers, libraries, the CMake package (cairn::cairn, cairn::cairn_io) and
+# cmake --install: headers, libraries, the CMake package (cairn::cairn, cairn::cairn_io,
+# cairn::cairn_threads) and
 # pkg-config files.
 include(CMakePackageConfigHelpers)
 set(cairn_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/cairn)
 
-install(TARGETS cairn cairn_io EXPORT cairnTargets
+install(TARGETS cairn cairn_io cairn_threads EXPORT cairnTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

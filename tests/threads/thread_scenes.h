@@ -1,0 +1,182 @@
+/* The scenes the thread tests step on several worker counts, and the run that folds every step's
+   state hash and contact events into one value. Shared by the Criterion tests and by the plain
+   race check that runs under ThreadSanitizer (Criterion cannot start under it). */
+#ifndef CAIRN_TESTS_THREAD_SCENES_H
+#define CAIRN_TESTS_THREAD_SCENES_H
+
+#include <cairn/cairn.h>
+#include <cairn/io.h>
+#include <cairn/thread_pool.h>
+
+#include <stdio.h>
+
+#define THREAD_SCENES CAIRN_SOURCE_DIR "/demos/scenes/"
+
+typedef cairn_world *(*thread_scene_fn)(void);
+typedef void (*thread_action_fn)(cairn_world *world, int step);
+
+typedef struct thread_scene {
+    const char *name;
+    thread_scene_fn build;
+    int steps;
+    thread_action_fn action; /* may be NULL */
+} thread_scene;
+
+static inline uint64_t thread_mix(uint64_t hash, const void *data, size_t size)
+{
+    const unsigned char *bytes = data;
+    for (size_t k = 0; k < size; ++k)
+        hash = (hash ^ bytes[k]) * 1099511628211ull;
+    return hash;
+}
+
+/* Every step's state hash and contact events, folded into one value. */
+static inline uint64_t thread_run(cairn_world *world, int steps, thread_action_fn action)
+{
+    uint64_t hash = 1469598103934665603ull;
+    for (int n = 0; n < steps; ++n) {
+        if (action)
+            action(world, n);
+        cairn_world_step(world, 1.0f / 60.0f);
+        uint64_t state = cairn_world_state_hash(world);
+        cairn_contact_events events = cairn_world_contact_events(world);
+        hash = thread_mix(hash, &state, sizeof state);
+        hash = thread_mix(hash, events.begins, sizeof *events.begins * (size_t)events.begin_count);
+        hash = thread_mix(hash, events.ends, sizeof *events.ends * (size_t)events.end_count);
+        hash = thread_mix(hash, events.hits, sizeof *events.hits * (size_t)events.hit_count);
+    }
+    return hash;
+}
+
+/* A task system that runs each task whole, at once, on the calling thread. */
+static inline void *thread_run_inline(cairn_task_fn *task, int item_count, int min_range,
+                                      void *task_context, void *user_context)
+{
+    (void)min_range;
+    (void)user_context;
+    task(0, item_count, 0, task_context);
+    return NULL;
+}
+
+static inline void thread_finish_nothing(void *user_task, void *user_context)
+{
+    (void)user_task;
+    (void)user_context;
+}
+
+/* The scene stepped on `workers` workers of a thread pool (0: the inline task system with three
+   workers). False, after saying why, when the scene or the pool cannot be made. */
+static inline bool thread_scene_hash(const thread_scene *scene, int steps, int workers,
+                                     uint64_t *hash)
+{
+    cairn_world *world = scene->build();
+    if (world == NULL)
+        return false;
+    cairn_thread_pool *pool = NULL;
+    cairn_world_def def = cairn_world_get_def(world);
+    if (workers == 0) {
+        def.worker_count = 3;
+        def.enqueue_task = thread_run_inline;
+        def.finish_task = thread_finish_nothing;
+    } else if ((pool = cairn_thread_pool_create(workers)) != NULL) {
+        cairn_thread_pool_bind(pool, &def);
+    }
+    bool ok = (workers == 0 || pool != NULL) && cairn_world_set_def(world, &def);
+    if (!ok)
+        fprintf(stderr, "%s on %d workers: %s %s\n", scene->name, workers,
+                cairn_thread_pool_last_error(), cairn_last_error());
+    else
+        *hash = thread_run(world, steps, scene->action);
+    cairn_world_destroy(world);
+    cairn_thread_pool_destroy(pool);
+    return ok;
+}
+
+static inline cairn_world *thread_load(const char *path)
+{
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    if (!cairn_scene_load(path, &world, &err))
+        fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.column, err.message);
+    return world;
+}
+
+static inline cairn_world *thread_pyramid(void)
+{
+    return thread_load(THREAD_SCENES "pyramid_1240.yaml");
+}
+
+static inline cairn_world *thread_rain(void)
+{
+    return thread_load(THREAD_SCENES "rain.yaml");
+}
+
+static inline cairn_world *thread_smash(void)
+{
+    return thread_load(THREAD_SCENES "smash.yaml");
+}
+
+static inline cairn_world *thread_ragdolls(void)
+{
+    return thread_load(THREAD_SCENES "ragdolls.yaml");
+}
+
+static inline cairn_world *thread_heightfield(void)
+{
+    return thread_load(THREAD_SCENES "heightfield.yaml");
+}
+
+static inline void thread_add_body(cairn_world *world, cairn_shape *shape, cairn_body_type type,
+                                   vec3s position, float density)
+{
+    cairn_body_def def = cairn_body_default_def();
+    def.type = type;
+    def.shape = shape;
+    def.transform.position = position;
+    def.density = density;
+    cairn_body_create(world, &def);
+    cairn_shape_release(shape); /* the body keeps it */
+}
+
+/* Twelve stacks of three boxes, and a heavy ball at rest beside them (no Criterion helpers
+   here: the race check runs without it). */
+static inline cairn_world *thread_sleepy_stacks(void)
+{
+    cairn_world_def world_def = cairn_world_default_def();
+    cairn_world *world = cairn_world_create(&world_def);
+    thread_add_body(world, cairn_shape_box((vec3s){{50, 1, 50}}, 0.0f), CAIRN_STATIC,
+                    (vec3s){{0, -1, 0}}, 1000.0f);
+    for (int s = 0; s < 12; ++s)
+        for (int k = 0; k < 3; ++k)
+            thread_add_body(world, cairn_shape_box((vec3s){{0.4f, 0.4f, 0.4f}}, 0.04f),
+                            CAIRN_DYNAMIC, (vec3s){{2.0f * (float)s, 0.4f + 0.8f * (float)k, 0}},
+                            1000.0f);
+    thread_add_body(world, cairn_shape_sphere(0.5f), CAIRN_DYNAMIC, (vec3s){{-3, 0.5f, 0}},
+                    5000.0f);
+    return world;
+}
+
+/* At step 120, when the stacks sleep, the ball rolls through them and wakes them one by one. */
+static inline void thread_launch_ball(cairn_world *world, int step)
+{
+    if (step != 120)
+        return;
+    cairn_body_id ids[64];
+    int count = cairn_world_bodies(world, ids, 64);
+    if (cairn_world_step_stats(world).awake_bodies > 1)
+        fprintf(stderr, "sleepy stacks: %d bodies still awake at step 120\n",
+                cairn_world_step_stats(world).awake_bodies);
+    cairn_body_set_linear_velocity(world, ids[count - 1], (vec3s){{12, 0, 0}});
+}
+
+static const thread_scene thread_scenes[] = {
+    {"pyramid", thread_pyramid, 60, NULL},
+    {"rain", thread_rain, 150, NULL},
+    {"smash", thread_smash, 90, NULL},
+    {"ragdolls", thread_ragdolls, 90, NULL},
+    {"heightfield", thread_heightfield, 120, NULL},
+    {"sleepy stacks", thread_sleepy_stacks, 240, thread_launch_ball},
+};
+#define THREAD_SCENE_COUNT ((int)(sizeof thread_scenes / sizeof thread_scenes[0]))
+
+#endif
