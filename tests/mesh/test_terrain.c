@@ -1,0 +1,158 @@
+/* No tunnelling on Jolt's ConvexVsMesh scene (the terrain generator): after 500 steps of 1/60 s
+   no point of any falling body lies more than 5 cm below the terrain under it. The terrain's
+   surface is computed here from Jolt's formula and its triangulation, not asked of the engine. */
+#define _POSIX_C_SOURCE 200809L
+#include <cairn/io.h>
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "dynamics/scene_helpers.h"
+
+/* The full 21 x 21 columns in optimised builds; under AddressSanitizer (the Sanitize build, about
+   ten times slower) 11 x 11 columns of the same terrain, which still cover hill tops, slopes and
+   valleys (the columns are 7.5 m apart whatever their number). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TERRAIN_COLUMNS 11
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TERRAIN_COLUMNS 11
+#endif
+#endif
+#ifndef TERRAIN_COLUMNS
+#define TERRAIN_COLUMNS 21
+#endif
+
+enum { CELLS = 100, STEPS = 500, MAX_BODIES = 4 * 21 * 21 };
+static const float CELL = 3.0f, HILL = 5.0f;
+static const float TOLERANCE = 0.05f; /* m below the surface */
+
+/* Jolt's vertex (i, j): 5 + 5 sin(50 i / 100) cos(50 j / 100), the mesh lifted by 5 m. */
+static float vertex_height(int i, int j)
+{
+    return HILL + HILL * sinf((float)i * 50.0f / CELLS) * cosf((float)j * 50.0f / CELLS);
+}
+
+/* The mesh's surface over (x, z): each cell is split along the diagonal from (i + 1, j) to
+   (i, j + 1), and each triangle is flat. */
+static float surface_height(float x, float z)
+{
+    float u = (x + 0.5f * CELLS * CELL) / CELL, v = (z + 0.5f * CELLS * CELL) / CELL;
+    int i = (int)floorf(u), j = (int)floorf(v);
+    i = i < 0 ? 0 : i > CELLS - 1 ? CELLS - 1 : i;
+    j = j < 0 ? 0 : j > CELLS - 1 ? CELLS - 1 : j;
+    float a = u - (float)i, b = v - (float)j;
+    float h00 = vertex_height(i, j), h10 = vertex_height(i + 1, j);
+    float h01 = vertex_height(i, j + 1), h11 = vertex_height(i + 1, j + 1);
+    if (a + b <= 1.0f)
+        return h00 + a * (h10 - h00) + b * (h01 - h00);
+    return h11 + (1.0f - a) * (h01 - h11) + (1.0f - b) * (h10 - h11);
+}
+
+/* How far the body's deepest surface point lies below the terrain (negative: above it). The
+   terrain has no overhangs, so a point is inside it exactly when it lies below the surface at
+   its (x, z); the points tried are the body's support points in 400 directions spread over the
+   sphere, which include the corners of a box and the pyramid and come within millimetres of the
+   deepest point of a sphere or capsule. */
+static float depth_below_terrain(const cairn_shape *shape, cairn_transform xf)
+{
+    enum { DIRECTIONS = 400 };
+    float deepest = -INFINITY;
+    versors inverse = glms_quat_inv(xf.rotation);
+    for (int k = 0; k < DIRECTIONS; ++k) {
+        float y = 1.0f - 2.0f * ((float)k + 0.5f) / DIRECTIONS;
+        float ring = sqrtf(1.0f - y * y), angle = 2.39996323f * (float)k;
+        vec3s world_dir = {{ring * cosf(angle), y, ring * sinf(angle)}};
+        vec3s local = cairn_shape_support(shape, glms_quat_rotatev(inverse, world_dir));
+        vec3s p = glms_vec3_add(glms_quat_rotatev(xf.rotation, local), xf.position);
+        deepest = fmaxf(deepest, surface_height(p.x, p.z) - p.y);
+    }
+    return deepest;
+}
+
+typedef struct bodies {
+    int count;
+    cairn_body_id ids[MAX_BODIES];
+} bodies;
+
+static void keep_dynamic(void *user, const cairn_scene_body *body)
+{
+    bodies *b = user;
+    if (body->def->type != CAIRN_DYNAMIC)
+        return;
+    cr_assert_lt(b->count, MAX_BODIES);
+    b->ids[b->count++] = body->id;
+}
+
+/* The ConvexVsMesh scene with TERRAIN_COLUMNS columns (demos/scenes/terrain.yaml when 21). */
+static cairn_world *load_terrain(bodies *b)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/cairn_test_terrain_%d.yaml", (int)getpid());
+    FILE *file = fopen(path, "w");
+    cr_assert_not_null(file);
+    fprintf(file, "generators:\n  - terrain: { count: %d }\n", TERRAIN_COLUMNS);
+    fclose(file);
+    cairn_scene_options options = cairn_scene_default_options();
+    options.on_body = keep_dynamic;
+    options.user = b;
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    bool loaded = cairn_scene_load_ex(path, &options, &world, &err);
+    remove(path);
+    cr_assert(loaded, "%s:%d:%d: %s", err.file, err.line, err.column, err.message);
+    cr_assert_eq(b->count, 4 * TERRAIN_COLUMNS * TERRAIN_COLUMNS);
+    return world;
+}
+
+static int compare_floats(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* DISABLED: the engine fails it. On 2026-11-25 (branch mesh-bench, Release) 13 of the 1,764
+   bodies ended deeper than 5 cm, 10 of them (boxes and pyramid hulls, never spheres or capsules)
+   having fallen right through the mesh (down to y = -252 m); the first, the pyramid of column
+   (-75, -75), fell flat onto a grid vertex at 9.5 m/s at step 121 and went through without a
+   contact. 578 bodies were more than 2 cm deep at some step. Enable it when the mesh narrow phase
+   keeps them out (issue 14, "No tunnelling"). */
+Test(terrain, no_body_ends_below_jolts_convex_vs_mesh_terrain_after_500_steps, .disabled = true)
+{
+    static bodies b;
+    cairn_world *world = load_terrain(&b);
+    for (int s = 0; s < STEPS; ++s)
+        cairn_world_step(world, SCENE_DT);
+    static float depth[MAX_BODIES];
+    int worst = 0, below = 0, off_terrain = 0;
+    float edge = 0.5f * CELLS * CELL;
+    for (int i = 0; i < b.count; ++i) {
+        cairn_transform xf = cairn_body_transform(world, b.ids[i]);
+        off_terrain += fabsf(xf.position.x) > edge || fabsf(xf.position.z) > edge;
+        depth[i] = depth_below_terrain(cairn_body_shape(world, b.ids[i]), xf);
+        below += depth[i] > TOLERANCE;
+        if (depth[i] > depth[worst])
+            worst = i;
+    }
+    cairn_transform w = cairn_body_transform(world, b.ids[worst]);
+    printf("terrain %d x %d columns: deepest point %.4f m below the surface (body %d at %.2f %.2f "
+           "%.2f), %d bodies deeper than %.2f m, %d off the terrain\n",
+           TERRAIN_COLUMNS, TERRAIN_COLUMNS, (double)depth[worst], worst, (double)w.position.x,
+           (double)w.position.y, (double)w.position.z, below, (double)TOLERANCE, off_terrain);
+    cr_expect_eq(off_terrain, 0, "%d bodies left the terrain", off_terrain);
+    cr_expect_eq(below, 0, "%d bodies end deeper than %g m; the deepest %g m (body %d)", below,
+                 (double)TOLERANCE, (double)depth[worst], worst);
+    /* The bound means something only if the measure finds the contact: a body that tunnelled
+       falls on under the one-sided mesh and ends metres below it, but a measure that looked at
+       the wrong points would read every body as well above the ground. Most bodies lie on the
+       terrain (the rest on each other), so the median depth must be about zero. */
+    qsort(depth, (size_t)b.count, sizeof depth[0], compare_floats);
+    float median = depth[b.count / 2];
+    printf("terrain: median depth %.4f m\n", (double)median);
+    cr_expect_float_eq(median, 0.0f, 0.02f, "median depth %g m: the measure misses the contacts",
+                       (double)median);
+    cairn_world_destroy(world);
+}
