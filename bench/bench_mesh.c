@@ -4,8 +4,9 @@
    Bullet's btDiscreteDynamicsWorld with a btBvhTriangleMeshShape, timed in interleaved rounds on
    the thread's CPU time. Then the BVH build of a 1M-triangle grid (time and bytes per triangle)
    and closest-hit ray casts per second against the terrain and the 1M grid.
-   Usage: bench_mesh [steps]   (default 500; BENCH_ROUNDS, BENCH_SLEEP=1,
-   BENCH_ONLY=scene|build|rays) */
+   Usage: bench_mesh [steps]   (default 500)
+   Environment: BENCH_ROUNDS (default 3), BENCH_SLEEP=1 (bodies may sleep), BENCH_NO_PEERS=1
+   (Cairn alone, for profiling), BENCH_ONLY=scene|build|rays (one part). */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bench_mesh_scene.h"
@@ -112,7 +113,8 @@ typedef struct run_result {
 static const char *const stage_names[5] = {"broadphase", "narrowphase", "solver", "islands",
                                            "total"};
 
-/* Bodies that ended with their centre below the surface under them went through the mesh. */
+/* Bodies that ended with their centre of mass below the surface under them went through the
+   mesh. */
 static void judge_positions(const mesh_grid *g, const float *centres, run_result *r)
 {
     float edge = 0.5f * (float)g->cells * g->cell_size;
@@ -126,6 +128,17 @@ static void judge_positions(const mesh_grid *g, const float *centres, run_result
         else if (p[1] < mesh_grid_surface(g, p[0], p[2]))
             r->through++;
     }
+}
+
+/* The body's centre of mass in the world (a hull's origin is the middle of its base; Bullet's
+   bodies are placed by their centres of mass, so both are judged by them). */
+static void cairn_centre_of_mass(const cairn_world *world, cairn_body_id id, float out[3])
+{
+    cairn_mass_properties mp;
+    cairn_shape_mass_properties(cairn_body_shape(world, id), DENSITY, &mp);
+    cairn_transform xf = cairn_body_transform(world, id);
+    vec3s c = glms_vec3_add(xf.position, glms_quat_rotatev(xf.rotation, mp.center));
+    memcpy(out, c.raw, sizeof c.raw);
 }
 
 static void run_cairn(const mesh_grid *g, const mesh_scene_body *bodies, int steps,
@@ -155,8 +168,7 @@ static void run_cairn(const mesh_grid *g, const mesh_scene_body *bodies, int ste
         free(stage[k]);
     }
     for (int i = 0; i < MESH_SCENE_BODIES; ++i)
-        memcpy(&centres[3 * i], cairn_body_transform(world, ids[i]).position.raw,
-               3 * sizeof(float));
+        cairn_centre_of_mass(world, ids[i], &centres[3 * i]);
     judge_positions(g, centres, r);
     cairn_world_destroy(world);
 }
@@ -215,10 +227,11 @@ static void run_bullet(const mesh_grid *g, const mesh_scene_body *bodies, int st
 
 static void print_run(const char *engine, int round, int steps, const run_result *r)
 {
-    printf("  round %d %-6s %7.1f steps/s (CPU)  contacts %5d points %5d  centres under the "
-           "terrain %d, off its edge %d, lowest centre %.2f m\n",
-           round, engine, 1e9 * steps / r->cpu_ns, r->contacts, r->points, r->through, r->off,
-           (double)r->lowest);
+    printf(
+        "  round %d %-6s %7.1f steps/s (CPU)  contacts %5d points %5d  centres of mass under the "
+        "terrain %d, off its edge %d, lowest %.2f m\n",
+        round, engine, 1e9 * steps / r->cpu_ns, r->contacts, r->points, r->through, r->off,
+        (double)r->lowest);
 }
 
 /* Rounds of Cairn then Bullet; medians of steps per CPU second and of the rounds' ratios. */
@@ -240,6 +253,8 @@ static void bench_scene(const mesh_grid *g, int steps, int rounds)
         for (int k = 0; k < 5; ++k)
             stage[k][round] = c.stage_ms[k];
 #ifdef CAIRN_HAVE_BULLET
+        if (env_int("BENCH_NO_PEERS", 0))
+            continue;
         run_result b;
         run_bullet(g, bodies, steps, sleep, &b);
         print_run("bullet", round, steps, &b);
