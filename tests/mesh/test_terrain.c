@@ -1,6 +1,7 @@
 /* No tunnelling on Jolt's ConvexVsMesh scene (the terrain generator): after 500 steps of 1/60 s
-   no point of any falling body lies more than 5 cm below the terrain under it. The terrain's
-   surface is computed here from Jolt's formula and its triangulation, not asked of the engine. */
+   no point of any falling body lies more than 5 cm below the terrain under it, and single bodies
+   dropped just above the terrain land on it. The terrain's surface is computed here from Jolt's
+   formula and its triangulation, not asked of the engine. */
 #include <cairn/io.h>
 
 #include <criterion/criterion.h>
@@ -136,4 +137,78 @@ Test(terrain, no_body_ends_below_jolts_convex_vs_mesh_terrain_after_500_steps, .
     cr_expect_float_eq(median, 0.0f, 0.02f, "median depth %g m: the measure misses the contacts",
                        (double)median);
     cairn_world_destroy(world);
+}
+
+/* The terrain mesh alone, built here from Jolt's formula. */
+static cairn_shape *terrain_mesh(void)
+{
+    enum { SIDE = CELLS + 1 };
+    static vec3s vertices[SIDE * SIDE];
+    static int indices[6 * CELLS * CELLS];
+    for (int j = 0; j < SIDE; ++j)
+        for (int i = 0; i < SIDE; ++i)
+            vertices[j * SIDE + i] = v3((float)(i - CELLS / 2) * CELL, vertex_height(i, j),
+                                        (float)(j - CELLS / 2) * CELL);
+    int *t = indices;
+    for (int j = 0; j < CELLS; ++j)
+        for (int i = 0; i < CELLS; ++i) {
+            int c = j * SIDE + i;
+            int cell[6] = {c, c + SIDE, c + 1, c + 1, c + SIDE, c + SIDE + 1};
+            for (int k = 0; k < 6; ++k)
+                *t++ = cell[k];
+        }
+    return cairn_shape_mesh(vertices, SIDE * SIDE, indices, 2 * CELLS * CELLS);
+}
+
+/* One body of the scene's four shapes dropped alone at 9.8 m/s, its lowest point 0.5 m above the
+   highest point of the terrain under its footprint, at 400 places: after a second it must not
+   be under the surface. A smaller reproduction of the scene test's failure, DISABLED with it: on
+   2026-11-25 the pyramid hull went through at 3 of the 400 places (the first from
+   (-90, 3.79, 37.54)) and the box at 1; the sphere and the capsule landed everywhere, and from
+   3 m higher every pyramid landed. In the case looked at closely (a pyramid with no rotation
+   falling from (-75.06, 5 to 8, -75.00)), the broadphase pair and the contact were there but the
+   narrow phase gave no manifold point at any step. */
+Test(terrain, single_bodies_dropped_just_above_the_terrain_land_on_it, .disabled = true)
+{
+    vec3s pyramid[5] = {{{0, 1, 0}}, {{1, 0, 0}}, {{-1, 0, 0}}, {{0, 0, 1}}, {{0, 0, -1}}};
+    cairn_shape *mesh = terrain_mesh();
+    cairn_shape *shapes[4] = {cairn_shape_box(v3(0.5f, 0.75f, 1.0f), 0.05f),
+                              cairn_shape_sphere(0.5f), cairn_shape_capsule(0.75f, 0.5f),
+                              cairn_shape_hull(pyramid, 5, 0.05f)};
+    for (int kind = 0; kind < 4; ++kind) {
+        float bottom = cairn_shape_local_bounds(shapes[kind]).min.y;
+        int through = 0;
+        for (int a = 0; a < 20; ++a)
+            for (int c = 0; c < 20; ++c) {
+                float x = -90.0f + 9.37f * (float)a, z = -90.0f + 9.11f * (float)c;
+                float top = -INFINITY; /* the terrain's highest point under the footprint */
+                for (float dx = -1.1f; dx <= 1.1f; dx += 0.1f)
+                    for (float dz = -1.1f; dz <= 1.1f; dz += 0.1f)
+                        top = fmaxf(top, surface_height(x + dx, z + dz));
+                cairn_world *world = scene_default_world();
+                cairn_body_def def = cairn_body_default_def();
+                def.type = CAIRN_STATIC;
+                def.shape = mesh;
+                cr_assert(cairn_body_is_valid(world, cairn_body_create(world, &def)));
+                def = cairn_body_default_def();
+                def.shape = shapes[kind];
+                def.transform = scene_at(v3(x, top - bottom + 0.5f, z));
+                def.linear_velocity = v3(0, -9.8f, 0);
+                cairn_body_id body = cairn_body_create(world, &def);
+                for (int s = 0; s < 60; ++s)
+                    cairn_world_step(world, SCENE_DT);
+                vec3s p = cairn_body_transform(world, body).position;
+                if (p.y < surface_height(p.x, p.z) - 1.0f) {
+                    cr_log_warn("shape %d through from (%g, %g, %g)", kind, (double)x,
+                                (double)def.transform.position.y, (double)z);
+                    through++;
+                }
+                cairn_world_destroy(world);
+            }
+        cr_expect_eq(through, 0, "shape %d went through the terrain at %d of 400 places", kind,
+                     through);
+    }
+    for (int kind = 0; kind < 4; ++kind)
+        cairn_shape_release(shapes[kind]);
+    cairn_shape_release(mesh);
 }
