@@ -97,11 +97,11 @@ static int compare_floats(const void *a, const void *b)
 /* DISABLED: the engine fails it. On 2026-11-25 (branch mesh-bench, Release and ASan alike) 13 of
    the 1,764 bodies ended deeper than 5 cm, 10 of them (boxes and pyramid hulls, never spheres or
    capsules) having fallen right through the mesh (down to y = -252 m). The first, the pyramid of
-   column (-75, -75), falls flat at 9.5 m/s after a bounce and crosses the surface at step 121
-   with no contact at all (cairn_body_contacts is empty while cairn_world_overlap_shape finds the
-   mesh), though the same pyramid dropped alone at that place stays on the surface. 578 bodies
-   were more than 2 cm deep at some step. Enable it when they stay out (issue 14, "No
-   tunnelling"); it takes about 5 s in Release and 17 s under ASan + UBSan. */
+   column (-75, -75), falls at 9.5 m/s after a bounce, tilted by 14 degrees, and crosses the
+   surface at step 121 without a manifold point: its contact with the mesh exists (and the pair
+   cache is rebuilt every step), cairn_body_contacts lists nothing, cairn_world_overlap_shape
+   finds the mesh. 578 bodies were more than 2 cm deep at some step. Enable it when they stay
+   out (issue 14, "No tunnelling"); it takes about 5 s in Release and 17 s under ASan + UBSan. */
 Test(terrain, no_body_ends_below_jolts_convex_vs_mesh_terrain_after_500_steps, .disabled = true)
 {
     static bodies b;
