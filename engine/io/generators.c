@@ -27,6 +27,7 @@ static const generator_entry generators[] = {
     {"ragdoll", IO_GEN_RAGDOLL, io_gen_ragdoll},
     {"newtons_cradle", IO_GEN_NEWTONS_CRADLE, io_gen_newtons_cradle},
     {"car", IO_GEN_CAR, io_gen_car},
+    {"terrain", IO_GEN_TERRAIN, io_gen_terrain},
 };
 #define GENERATOR_COUNT ((int)(sizeof generators / sizeof generators[0]))
 

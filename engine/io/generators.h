@@ -53,6 +53,8 @@ bool io_gen_grid(io_gen *gen); /* grid and rain */
 bool io_gen_dominoes(io_gen *gen);
 bool io_gen_card_house(io_gen *gen);
 bool io_gen_stairs(io_gen *gen);
+/* Static level geometry with bodies dropped on it: */
+bool io_gen_terrain(io_gen *gen); /* Jolt's ConvexVsMesh scene */
 /* Bodies and joints: */
 bool io_gen_chain(io_gen *gen);
 bool io_gen_rope_bridge(io_gen *gen);

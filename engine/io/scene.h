@@ -22,6 +22,7 @@ typedef enum io_generator_kind {
     IO_GEN_RAGDOLL,
     IO_GEN_NEWTONS_CRADLE,
     IO_GEN_CAR,
+    IO_GEN_TERRAIN,
     IO_GEN_COUNT
 } io_generator_kind;
 

@@ -64,6 +64,7 @@ static const struct {
     {"breakable.yaml", 122, 121},
     {"mesh_ground.yaml", 34, 32},
     {"heightfield.yaml", 102, 100},
+    {"terrain.yaml", 1765, 1764},
 };
 
 Test(scene_catalogue, every_scene_loads_with_its_body_count)

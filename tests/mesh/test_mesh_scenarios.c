@@ -1,6 +1,7 @@
 /* Bodies on static triangle meshes and heightfields through the public API, against analytic
    answers: resting boxes lie flat within 1 cm, a sphere rolls down a ramp at (5/7) g sin(theta),
-   a sliding box stops at v^2 / (2 mu g), a fast small sphere does not pass through the floor. */
+   a sliding box stops at v^2 / (2 mu g), a fast small sphere does not pass through the floor or a
+   wall. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 
@@ -247,6 +248,37 @@ Test(mesh_scenarios, a_fast_small_sphere_does_not_pass_through_a_mesh_floor)
         cr_expect_gt(cairn_body_transform(world, ball).position.y, 0.0f);
         if (k == 0)
             printf("fast sphere: lowest centre %.4f m (radius %.2f)\n", (double)lowest, (double)r);
+        cairn_world_destroy(world);
+    }
+}
+
+/* The same pellet at 40 m/s straight into a vertical mesh wall (the floor mesh stood up, facing
+   -x, at x = 0) from varying distances: it must stay on the near side, x < 0, at every step. */
+Test(mesh_scenarios, a_fast_small_sphere_does_not_pass_through_a_mesh_wall)
+{
+    for (int k = 0; k < 8; ++k) {
+        cairn_world *world = scene_default_world();
+        /* +90 degrees about +Z turns the floor's +Y face towards -X */
+        cairn_transform wall = {{{0, 0, 0}}, glms_quatv(0.5f * (float)SCENE_PI, v3(0, 0, 1))};
+        scene_body_ex(world, floor_mesh(24, 0.5f, 0.0f), CAIRN_STATIC, wall, 1000, 0.5f, 0, true);
+        cairn_body_def def = cairn_body_default_def();
+        float r = 0.05f;
+        def.shape = cairn_shape_sphere(r);
+        /* from varying distances so the last step before the wall ends at varying gaps, aimed
+           at varying points of the triangles (the wall spans y and z in [-6, 6]) */
+        def.transform = at(v3(-2.0f - 0.077f * (float)k, 0.13f * (float)k - 0.5f, 0.21f));
+        def.linear_velocity = v3(40.0f, 0.0f, 0.0f);
+        cairn_body_id ball = cairn_body_create(world, &def);
+        cairn_shape_release((cairn_shape *)def.shape);
+        float farthest = -INFINITY;
+        for (int i = 0; i < 60; ++i) {
+            cairn_world_step(world, SCENE_DT);
+            farthest = fmaxf(farthest, cairn_body_transform(world, ball).position.x);
+        }
+        cr_expect_lt(farthest, 0.0f, "shot %d: the centre reached x = %g", k, (double)farthest);
+        if (k == 0)
+            printf("fast sphere into a wall: farthest centre %.4f m (radius %.2f)\n",
+                   (double)farthest, (double)r);
         cairn_world_destroy(world);
     }
 }
