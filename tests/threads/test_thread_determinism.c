@@ -2,8 +2,8 @@
    joints) and the contact events of every step agree for 1, 2, 3 and 4 workers of the thread
    pool, for a second run on 2, and for a task system that runs every task inline. Scenes
    (thread_scenes.h): the 1,240-box pyramid, about 2,000 mixed shapes raining into a bin, a wall
-   smashed by a fast ball, ragdolls on joints, a pile on a heightfield, and sleeping stacks woken
-   by a ball. */
+   smashed by a fast ball, ragdolls on joints, a pile on a heightfield, boxes on a rope bridge
+   and sleeping stacks woken by a ball. */
 #include "threads/thread_scenes.h"
 
 #include <criterion/criterion.h>
@@ -50,6 +50,12 @@ Test(thread_determinism, a_pile_on_a_heightfield)
 }
 
 Test(thread_determinism, sleeping_islands_woken)
+{
+    same_for_every_worker_count(6);
+}
+
+/* a rope bridge held to the world at both ends (joints of one colour share the world) */
+Test(thread_determinism, boxes_dropped_on_a_rope_bridge)
 {
     same_for_every_worker_count(5);
 }

@@ -121,6 +121,11 @@ static inline cairn_world *thread_ragdolls(void)
     return thread_load(THREAD_SCENES "ragdolls.yaml");
 }
 
+static inline cairn_world *thread_bridge(void)
+{
+    return thread_load(THREAD_SCENES "bridge.yaml");
+}
+
 static inline cairn_world *thread_heightfield(void)
 {
     return thread_load(THREAD_SCENES "heightfield.yaml");
@@ -175,6 +180,7 @@ static const thread_scene thread_scenes[] = {
     {"smash", thread_smash, 90, NULL},
     {"ragdolls", thread_ragdolls, 90, NULL},
     {"heightfield", thread_heightfield, 120, NULL},
+    {"bridge", thread_bridge, 120, NULL},
     {"sleepy stacks", thread_sleepy_stacks, 240, thread_launch_ball},
 };
 #define THREAD_SCENE_COUNT ((int)(sizeof thread_scenes / sizeof thread_scenes[0]))

@@ -719,7 +719,7 @@ static void solve_step(team *t, void *context)
         for (int i = 0; i < s->contact_count; ++i)
             touching[s->contacts[i].index_a] = touching[s->contacts[i].index_b] = true;
     }
-    joints_begin(&s->joints, world, s->velocities, s->h, touching);
+    joints_begin(&s->joints, world, t, s->velocities, s->h, touching);
     for (int i = 0; i < settings->substeps; ++i)
         substep(s, settings->position_correction);
     for_each_color(s, stage_restitution);

@@ -42,22 +42,31 @@ static mat3s inverse_or_zero(mat3s k)
     return glms_mat3_inv(k);
 }
 
+/* Only a side the step moves is written: a body that does not move (the world, a static,
+   kinematic or sleeping body: inverse mass and inertia 0) may be read by joints of the same
+   colour on other workers at the same time. */
 static void apply_linear(joint_pair *pair, vec3s r_a, vec3s r_b, vec3s impulse)
 {
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
-    va->linear = glms_vec3_sub(va->linear, glms_vec3_scale(impulse, pair->a.inverse_mass));
-    va->angular = glms_vec3_sub(
-        va->angular, glms_mat3_mulv(pair->a.inverse_inertia, glms_vec3_cross(r_a, impulse)));
-    vb->linear = glms_vec3_add(vb->linear, glms_vec3_scale(impulse, pair->b.inverse_mass));
-    vb->angular = glms_vec3_add(
-        vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, glms_vec3_cross(r_b, impulse)));
+    if (pair->a.inverse_mass > 0.0f) {
+        va->linear = glms_vec3_sub(va->linear, glms_vec3_scale(impulse, pair->a.inverse_mass));
+        va->angular = glms_vec3_sub(
+            va->angular, glms_mat3_mulv(pair->a.inverse_inertia, glms_vec3_cross(r_a, impulse)));
+    }
+    if (pair->b.inverse_mass > 0.0f) {
+        vb->linear = glms_vec3_add(vb->linear, glms_vec3_scale(impulse, pair->b.inverse_mass));
+        vb->angular = glms_vec3_add(
+            vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, glms_vec3_cross(r_b, impulse)));
+    }
 }
 
 static void apply_angular(joint_pair *pair, vec3s impulse)
 {
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
-    va->angular = glms_vec3_sub(va->angular, glms_mat3_mulv(pair->a.inverse_inertia, impulse));
-    vb->angular = glms_vec3_add(vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, impulse));
+    if (pair->a.inverse_mass > 0.0f)
+        va->angular = glms_vec3_sub(va->angular, glms_mat3_mulv(pair->a.inverse_inertia, impulse));
+    if (pair->b.inverse_mass > 0.0f)
+        vb->angular = glms_vec3_add(vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, impulse));
 }
 
 void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error,
@@ -240,12 +249,16 @@ float axis_row_velocity(const axis_row *row, const joint_pair *pair)
 void axis_row_apply(const axis_row *row, joint_pair *pair, float impulse)
 {
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
-    va->linear =
-        glms_vec3_sub(va->linear, glms_vec3_scale(row->linear, impulse * pair->a.inverse_mass));
-    va->angular = glms_vec3_sub(va->angular, glms_vec3_scale(row->response_a, impulse));
-    vb->linear =
-        glms_vec3_add(vb->linear, glms_vec3_scale(row->linear, impulse * pair->b.inverse_mass));
-    vb->angular = glms_vec3_add(vb->angular, glms_vec3_scale(row->response_b, impulse));
+    if (pair->a.inverse_mass > 0.0f) { /* as apply_linear */
+        va->linear =
+            glms_vec3_sub(va->linear, glms_vec3_scale(row->linear, impulse * pair->a.inverse_mass));
+        va->angular = glms_vec3_sub(va->angular, glms_vec3_scale(row->response_a, impulse));
+    }
+    if (pair->b.inverse_mass > 0.0f) {
+        vb->linear =
+            glms_vec3_add(vb->linear, glms_vec3_scale(row->linear, impulse * pair->b.inverse_mass));
+        vb->angular = glms_vec3_add(vb->angular, glms_vec3_scale(row->response_b, impulse));
+    }
 }
 
 void row_solve_equality(const axis_row *row, joint_pair *pair, float *impulse, float error,

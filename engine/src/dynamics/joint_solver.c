@@ -7,6 +7,7 @@
 #include "core/xform.h"
 
 #include <math.h>
+#include <string.h>
 
 const joint_ops *joint_ops_of(cairn_joint_type type)
 {
@@ -112,10 +113,55 @@ static void rest_if_still(joint_solver *js, uint32_t index)
         velocities_rest(js->velocities, index);
 }
 
-void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h,
+static bool side_moves(const joint_solver *js, uint32_t index)
+{
+    return index != JOINT_WORLD && js->velocities[index].inverse_mass > 0.0f;
+}
+
+/* Colours the active joints in index order (graph_color.h) into js->order. False when scratch
+   ran out (the order is then left as it is: index order, every joint in the overflow). */
+static bool color_joints(joint_solver *js)
+{
+    cairn_world *w = js->world;
+    size_t bodies = (size_t)w->bodies.count + 1;
+    uint32_t *used = arena_push(&w->scratch, sizeof *used * bodies, "joint body colours");
+    uint8_t *colors = arena_push(&w->scratch, (size_t)js->count + 1, "joint colours");
+    bool ok = used && colors;
+    if (ok) {
+        memset(used, 0, sizeof *used * bodies);
+        int counts[GRAPH_BUCKETS] = {0}, next[GRAPH_BUCKETS + 1];
+        for (int k = 0; k < js->count; ++k) {
+            uint32_t a = js->bodies[k][0], b = js->bodies[k][1];
+            colors[k] = (uint8_t)graph_color_pick(used, a, side_moves(js, a), b, side_moves(js, b));
+            counts[colors[k]]++;
+        }
+        graph_color_offsets(counts, js->color_first);
+        memcpy(next, js->color_first, sizeof next);
+        for (int k = 0; k < js->count; ++k)
+            js->order[next[colors[k]]++] = (uint32_t)k;
+    }
+    if (colors)
+        arena_pop(&w->scratch, colors);
+    if (used)
+        arena_pop(&w->scratch, used);
+    return ok;
+}
+
+/* Without colours every joint is solved alone, in index order. */
+static void overflow_only(joint_solver *js)
+{
+    for (int k = 0; k < js->count; ++k)
+        js->order[k] = (uint32_t)k;
+    for (int c = 0; c <= GRAPH_OVERFLOW; ++c)
+        js->color_first[c] = 0;
+    js->color_first[GRAPH_BUCKETS] = js->count;
+}
+
+void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *velocities, float h,
                   const bool *touching)
 {
-    *js = (joint_solver){.world = world, .velocities = velocities, .h = h, .touching = touching};
+    *js = (joint_solver){
+        .world = world, .team = t, .velocities = velocities, .h = h, .touching = touching};
     velocities_rest(velocities, (uint32_t)world->bodies.count);
     int live = world->joints.count;
     for (int i = 0; i < live; ++i) {
@@ -131,7 +177,8 @@ void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocitie
     js->rows = arena_push(&world->scratch, sizeof(tree_joint) * n, "joint rows");
     js->bodies = arena_push(&world->scratch, sizeof(uint32_t[2]) * n, "joint bodies");
     js->in_tree = arena_push(&world->scratch, sizeof(bool) * n, "joints in trees");
-    if (!js->active || !js->steps || !js->rows || !js->bodies || !js->in_tree) {
+    js->order = arena_push(&world->scratch, sizeof(uint32_t) * n, "joint order");
+    if (!js->active || !js->steps || !js->rows || !js->bodies || !js->in_tree || !js->order) {
         joints_end(js); /* no memory: the joints sit this step out */
         return;
     }
@@ -147,6 +194,24 @@ void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocitie
         if (!world->def.solver.warm_starting) /* the step starts from zero impulses */
             joint_reset_impulses(j);
         js->active[js->count++] = (uint32_t)i;
+    }
+    if (!color_joints(js))
+        overflow_only(js);
+    js->block_size = js->count / (4 * t->workers) > 8 ? js->count / (4 * t->workers) : 8;
+}
+
+/* Runs a joint stage over each colour in turn, then the overflow alone on the coordinator. */
+static void for_each_joint_color(joint_solver *js, team_stage_fn *stage)
+{
+    for (int c = 0; c < GRAPH_BUCKETS; ++c) {
+        int count = js->color_first[c + 1] - js->color_first[c];
+        if (count == 0)
+            continue;
+        js->stage_first = js->color_first[c];
+        if (c == GRAPH_OVERFLOW)
+            stage(js, 0, count, 0);
+        else
+            team_stage_run(js->team, stage, js, count, js->block_size);
     }
 }
 
@@ -198,16 +263,26 @@ static bool has_free_rows(const joint *j)
            j->type == CAIRN_JOINT_SWING_TWIST;
 }
 
-void joints_prepare(joint_solver *js)
+/* The rigid softness of this substep's joint rows. */
+static softness rigid_softness(const joint_solver *js)
 {
     const cairn_solver_settings *settings = &js->world->def.solver;
     float inverse_h = 1.0f / js->h;
-    softness rigid = {settings->baumgarte * inverse_h, 1.0f, 0.0f};
-    if (settings->position_correction == CAIRN_SOFT_STEP)
-        /* stiffer than a quarter of the substep rate is not stable */
-        rigid = make_soft(fminf(settings->joint_hertz, 0.25f * inverse_h),
-                          settings->joint_damping_ratio, js->h);
-    for (int k = 0; k < js->count; ++k) {
+    if (settings->position_correction != CAIRN_SOFT_STEP)
+        return (softness){settings->baumgarte * inverse_h, 1.0f, 0.0f};
+    /* stiffer than a quarter of the substep rate is not stable */
+    return make_soft(fminf(settings->joint_hertz, 0.25f * inverse_h), settings->joint_damping_ratio,
+                     js->h);
+}
+
+/* Each joint alone: its frames, rows and masses at the current poses. */
+static void stage_prepare(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    joint_solver *js = context;
+    float inverse_h = 1.0f / js->h;
+    softness rigid = rigid_softness(js);
+    for (int k = start; k < end; ++k) {
         joint *j = &js->world->joints.data[js->active[k]];
         joint_step *s = &js->steps[k];
         frame_step(js, j, s);
@@ -224,6 +299,25 @@ void joints_prepare(joint_solver *js)
         rows->moves_b = s->pair.b.inverse_mass > 0.0f;
         rows->count = joint_ops_of(j->type)->equality_rows(j, s, rows->rows);
     }
+}
+
+static void stage_tree_factor(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    joint_solver *js = context;
+    joint_tree_factor(&js->tree, js->rows, start, end);
+}
+
+static void stage_tree_solve(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    joint_solver *js = context;
+    joint_tree_solve(&js->tree, js->rows, start, end);
+}
+
+void joints_prepare(joint_solver *js)
+{
+    team_stage_run(js->team, stage_prepare, js, js->count, js->block_size);
     if (!js->tree_built && js->count > 0) {
         js->tree_built = true;
         joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
@@ -240,29 +334,46 @@ void joints_prepare(joint_solver *js)
                 js->in_tree[k] && has_free_rows(&js->world->joints.data[js->active[k]]);
         }
     }
-    if (js->tree.node_count > 0)
-        joint_tree_factor(&js->tree, js->rows);
+    team_stage_run(js->team, stage_tree_factor, js, js->tree.tree_count, 1);
     js->tree_solved = false;
+}
+
+static void stage_warm_start(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    joint_solver *js = context;
+    for (int p = js->stage_first + start; p < js->stage_first + end; ++p) {
+        uint32_t k = js->order[p];
+        joint *j = &js->world->joints.data[js->active[k]];
+        joint_ops_of(j->type)->warm_start(j, &js->steps[k]);
+    }
 }
 
 void joints_warm_start(joint_solver *js)
 {
-    for (int k = 0; k < js->count; ++k) {
+    for_each_joint_color(js, stage_warm_start);
+}
+
+static void stage_solve(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    joint_solver *js = context;
+    for (int p = js->stage_first + start; p < js->stage_first + end; ++p) {
+        uint32_t k = js->order[p];
         joint *j = &js->world->joints.data[js->active[k]];
-        joint_ops_of(j->type)->warm_start(j, &js->steps[k]);
+        joint_ops_of(j->type)->solve(j, &js->steps[k]);
     }
 }
 
 void joints_solve(joint_solver *js, bool relax)
 {
     for (int k = 0; k < js->count; ++k) {
-        joint *j = &js->world->joints.data[js->active[k]];
         js->steps[k].direct = js->in_tree[k];
         js->steps[k].relaxing = relax;
-        joint_ops_of(j->type)->solve(j, &js->steps[k]);
     }
+    for_each_joint_color(js, stage_solve);
     if (js->tree.node_count > 0 && (js->tree_iterates || !js->tree_solved))
-        joint_tree_solve(&js->tree, js->rows);
+        team_stage_run(js->team, stage_tree_solve, js, js->tree.tree_count, 1);
     js->tree_solved = true;
 }
 
@@ -290,10 +401,11 @@ void joints_end(joint_solver *js)
         }
     }
     joint_tree_free(&js->tree, &js->world->scratch);
-    void *pushed[] = {js->in_tree, js->bodies, js->rows, js->steps, js->active};
-    for (int i = 0; i < 5; ++i)
+    void *pushed[] = {js->order, js->in_tree, js->bodies, js->rows, js->steps, js->active};
+    for (int i = 0; i < 6; ++i)
         if (pushed[i])
             arena_pop(&js->world->scratch, pushed[i]);
+    js->order = NULL;
     js->in_tree = NULL;
     js->bodies = NULL;
     js->rows = NULL;

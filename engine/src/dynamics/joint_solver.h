@@ -3,13 +3,17 @@
 #ifndef CAIRN_DYNAMICS_JOINT_SOLVER_H
 #define CAIRN_DYNAMICS_JOINT_SOLVER_H
 
+#include "dynamics/graph_color.h"
 #include "dynamics/integrate.h"
 #include "dynamics/joint_tree.h"
+
+#include "core/team.h"
 
 struct joint_step;
 
 typedef struct joint_solver {
     cairn_world *world;
+    team *team;
     body_velocity *velocities; /* by body index; the slot at bodies.count is the world's */
     struct joint_step *steps;  /* one per active joint */
     uint32_t *active;          /* their joint indices */
@@ -26,18 +30,25 @@ typedef struct joint_solver {
     bool tree_iterates;
     bool tree_solved;     /* in this substep */
     const bool *touching; /* by body index: a contact touches it this step (may be NULL) */
+    /* The active joints colour by colour (graph_color.h), the overflow last: order[p] is the
+       active index at position p of the solve, color_first[c] the first position of colour c. */
+    uint32_t *order;
+    int color_first[GRAPH_BUCKETS + 1];
+    int block_size;
+    int stage_first; /* the colour the current stage solves */
 } joint_solver;
 
 /* Collects the joints with an awake body (scratch memory; none when it runs out) and puts the
    bodies the step does not move at rest in velocities. touching[body]: a contact touches the
    body this step (NULL: take every body as touched). */
-void joints_begin(joint_solver *js, cairn_world *world, body_velocity *velocities, float h,
+void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *velocities, float h,
                   const bool *touching);
 /* At the start of each substep: the frames at the current positions, the rows and their
    effective masses. */
 void joints_prepare(joint_solver *js);
 void joints_warm_start(joint_solver *js);
-/* One pass: Gauss-Seidel over the rows outside trees, then the tree solve. relax: soft step's
+/* One pass: Gauss-Seidel over the rows outside trees (colour by colour: the order of one pass over
+   the joints in index order), then the tree solve (tree by tree). relax: soft step's
    relax pass, which removes the soft joints' bias velocities like the contacts' (calm trees
    keep theirs: joint_solver.c). */
 void joints_solve(joint_solver *js, bool relax);

@@ -144,17 +144,26 @@ static void joint_block(const tree_joint *tj, double *out)
         out[r * n + r] = -ratio * row_stiffness(&tj->rows[r], tj->pair);
 }
 
-void joint_tree_factor(joint_tree *t, const tree_joint *joints)
+/* The nodes of the trees [first, end). */
+static void tree_nodes(const joint_tree *t, int first, int end, int *from, int *to)
 {
+    *from = first > 0 ? t->tree_end[first - 1] : 0;
+    *to = end > 0 ? t->tree_end[end - 1] : 0;
+}
+
+void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int end)
+{
+    int from, to;
+    tree_nodes(t, first, end, &from, &to);
     /* D starts as H(node, node); each child, once factored, takes its share off its parent */
-    for (int i = 0; i < t->node_count; ++i) {
+    for (int i = from; i < to; ++i) {
         tree_node *n = &t->nodes[i];
         if (n->kind == NODE_BODY)
             mass_block(n->body, n->factors);
         else
             joint_block(&joints[n->index], n->factors);
     }
-    for (int i = 0; i < t->node_count; ++i) {
+    for (int i = from; i < to; ++i) {
         tree_node *n = &t->nodes[i];
         ldl_factor(n->factors, n->dim);
         if (n->parent < 0)
@@ -195,10 +204,12 @@ static void joint_residual(const tree_joint *tj, softness soft, double *out)
     }
 }
 
-void joint_tree_solve(const joint_tree *t, tree_joint *joints)
+void joint_tree_solve(const joint_tree *t, tree_joint *joints, int first, int end)
 {
     tree_node *nodes = t->nodes;
-    for (int i = 0; i < t->node_count; ++i) {
+    int from, to;
+    tree_nodes(t, first, end, &from, &to);
+    for (int i = from; i < to; ++i) {
         tree_node *n = &nodes[i];
         if (n->kind == NODE_BODY)
             memset(n->x, 0, sizeof n->x);
@@ -206,7 +217,7 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints)
             joint_residual(&joints[n->index], joints[n->index].soft, n->x);
     }
     /* forward: children first, each passes its share up */
-    for (int i = 0; i < t->node_count; ++i) {
+    for (int i = from; i < to; ++i) {
         const tree_node *n = &nodes[i];
         if (n->parent < 0)
             continue;
@@ -216,7 +227,7 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints)
                 p->x[c] -= n->to_parent[k * p->dim + c] * n->x[k];
     }
     /* backward: parents first */
-    for (int i = t->node_count - 1; i >= 0; --i) {
+    for (int i = to - 1; i >= from; --i) {
         tree_node *n = &nodes[i];
         double y[6];
         memcpy(y, n->x, sizeof(double) * (size_t)n->dim);
@@ -229,7 +240,7 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints)
         }
         memcpy(n->x, y, sizeof(double) * (size_t)n->dim);
     }
-    for (int i = 0; i < t->node_count; ++i) {
+    for (int i = from; i < to; ++i) {
         const tree_node *n = &nodes[i];
         if (n->kind == NODE_JOINT) {
             tree_joint *tj = &joints[n->index];
@@ -374,7 +385,9 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
     void *memory =
         arena_push(scratch, sizeof(int32_t) * (3 * n + 1 + 2 * k) + sizeof(bool) * (n + k) + 16,
                    "joint tree scratch");
-    tree_node *nodes = arena_push(scratch, sizeof(tree_node) * (3 * k + 1), "joint tree nodes");
+    /* the nodes, then the trees' ends (tree_node is a multiple of 8 bytes) */
+    tree_node *nodes =
+        arena_push(scratch, (sizeof(tree_node) + sizeof(int)) * (3 * k + 1), "joint tree nodes");
     if (memory == NULL || nodes == NULL) {
         if (nodes)
             arena_pop(scratch, nodes);
@@ -427,6 +440,10 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
     children_first(nodes, b.count);
     t->nodes = nodes;
     t->node_count = b.count;
+    t->tree_end = (int *)(nodes + 3 * k + 1);
+    for (int i = 0; i < b.count; ++i)
+        if (nodes[i].parent < 0) /* a root closes its tree */
+            t->tree_end[t->tree_count++] = i + 1;
     t->scratch = memory;
     return true;
 }

@@ -38,6 +38,10 @@ typedef struct tree_node tree_node;
 typedef struct joint_tree {
     tree_node *nodes; /* children before parents */
     int node_count;
+    /* Each tree's nodes are contiguous, its root last: tree i ends before tree_end[i]. Trees
+       share no moving body, so they can be factored and solved on different workers. */
+    int *tree_end;
+    int tree_count;
     void *scratch; /* the build's working memory, popped with the nodes */
 } joint_tree;
 
@@ -47,10 +51,11 @@ typedef struct joint_tree {
    scratch ran out (then no joint is in a tree). */
 bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_joint *joints,
                       const uint32_t (*bodies)[2], int count, const bool *touching, bool *in_tree);
-/* At each substep, after the rows are set: the elimination at the current Jacobians. */
-void joint_tree_factor(joint_tree *t, const tree_joint *joints);
-/* One pass: every tree row meets its target at once; impulses and velocities updated. */
-void joint_tree_solve(const joint_tree *t, tree_joint *joints);
+/* The trees [first, end): */
+/* at each substep, after the rows are set: the elimination at the current Jacobians; */
+void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int end);
+/* one pass: every tree row meets its target at once; impulses and velocities updated. */
+void joint_tree_solve(const joint_tree *t, tree_joint *joints, int first, int end);
 void joint_tree_free(joint_tree *t, arena *scratch);
 
 /* Rows of the parts (joint_rows.h), for the per-type equality_rows. */
