@@ -20,6 +20,8 @@
 #include "stats_graph.h"
 #include "window.h"
 
+#include <cairn/thread_pool.h>
+
 typedef struct app {
     options opt;
     window win;
@@ -49,6 +51,7 @@ typedef struct app {
     int frames_drawn;
     double frame_seconds; /* smoothed, for the overlay */
     char gl_renderer[256];
+    cairn_thread_pool *pool; /* the step's workers (T / Shift+T: one more, one fewer) */
 } app;
 
 /* app_actions.c */
@@ -59,6 +62,9 @@ bool app_load_scene(app *a);
 /* Polls the scene and settings files a few times a second; applies saved settings at once. */
 void app_watch_files(app *a, double elapsed);
 void app_set_status(app *a, const char *text);
+/* Steps the scene's world on a new pool of `workers` workers (the old pool goes); false, with the
+   status saying why, when the pool cannot be made (the old one stays). */
+bool app_use_threads(app *a, int workers);
 
 /* app_draw.c */
 /* The debug layers of this frame into the line batch, then drawn over the scene. */

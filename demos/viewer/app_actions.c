@@ -35,10 +35,40 @@ static void after_step(void *user, cairn_world *world, float dt)
     history_record(&((app *)user)->history, world);
 }
 
+/* The scene's world steps on the app's pool. */
+static bool bind_pool(app *a, cairn_thread_pool *pool)
+{
+    cairn_world_def def = cairn_world_get_def(a->scene.world);
+    cairn_thread_pool_bind(pool, &def);
+    return cairn_world_set_def(a->scene.world, &def);
+}
+
+bool app_use_threads(app *a, int workers)
+{
+    cairn_thread_pool *pool = cairn_thread_pool_create(workers);
+    char text[256];
+    if (pool == NULL || !bind_pool(a, pool)) {
+        snprintf(text, sizeof text, "%s",
+                 pool ? cairn_last_error() : cairn_thread_pool_last_error());
+        app_set_status(a, text);
+        cairn_thread_pool_destroy(pool);
+        return false;
+    }
+    cairn_thread_pool_destroy(a->pool); /* between steps: none of its tasks runs */
+    a->pool = pool;
+    snprintf(text, sizeof text, "the step runs on %d worker%s", workers, workers > 1 ? "s" : "");
+    app_set_status(a, text);
+    return true;
+}
+
 bool app_load_scene(app *a)
 {
     const char *path = a->scene_path[0] ? a->scene_path : NULL;
     if (!scene_load(&a->scene, path, a->opt.settings_path)) {
+        return false;
+    }
+    if (a->pool != NULL && !bind_pool(a, a->pool)) {
+        fprintf(stderr, "cairn-demo: %s\n", cairn_last_error());
         return false;
     }
     a->picker = (picker){.dragging = false}; /* its ids named the old world's bodies and joint */
@@ -192,6 +222,11 @@ bool app_apply_input(app *a, const input_frame *in, int width, int height, bool 
         *ok = false;
         return false;
     }
+    int workers = cairn_thread_pool_workers(a->pool);
+    if ((actions & INPUT_MORE_THREADS) && workers < CAIRN_MAX_WORKERS)
+        app_use_threads(a, workers + 1);
+    if ((actions & INPUT_FEWER_THREADS) && workers > 1)
+        app_use_threads(a, workers - 1);
     if (actions & INPUT_CHARACTER)
         app_set_status(a, walker_toggle(&a->walker, a->scene.world, &a->camera)
                               ? "character mode: W A S D walk, Space jumps, K leaves"

@@ -86,6 +86,7 @@ static void stats_text(const app *a, char *out, size_t capacity)
              "step %.2f ms: broad %.2f  narrow %.2f  solver %.2f (integrate %.2f)  islands %.2f\n"
              "bodies %d  awake %d  pairs %d  contacts %d  points %d  joints %d\n"
              "GJK mean iterations %.2f  cache hits %d (%.0f%%)  EPA calls %d\n"
+             "workers %d (T / Shift+T)  solver colours %d  overflow %d\n"
              "time x%g%s   F1 help",
 #ifndef NDEBUG
              "Debug build (slow)\n",
@@ -97,7 +98,8 @@ static void stats_text(const app *a, char *out, size_t capacity)
              (double)st.solver_ms, (double)st.integrate_ms, (double)st.islands_ms, st.bodies,
              st.awake_bodies, st.pairs, st.contacts, st.points, st.joints,
              (double)st.gjk_iterations, st.cache_hits, (double)hit_rate, st.epa_calls,
-             (double)scale, a->opt.record_dir ? "   REC" : "");
+             cairn_thread_pool_workers(a->pool), st.colors, st.overflow_contacts, (double)scale,
+             a->opt.record_dir ? "   REC" : "");
 }
 
 static void help_text(const app *a, char *out, size_t capacity)
@@ -113,6 +115,7 @@ static void help_text(const app *a, char *out, size_t capacity)
                                    "arrows drive motorised hinges (a car)\n"
                                    "F5 keep a snapshot  F9 back to it  Backspace step back\n"
                                    "K character mode: W A S D walk, Space jumps\n"
+                                   "T / Shift+T one worker more / fewer for the step\n"
                                    "Debug layers (0 all off):\n");
     for (int i = 0; i < LAYER_COUNT && used < capacity; ++i) {
         uint32_t bit = input_layer_of_key(layer_names[i].key);

@@ -86,6 +86,8 @@ static unsigned key_action(SDL_Keycode key, bool shift, bool ctrl)
         return INPUT_SAVE_STATE;
     case SDLK_k:
         return INPUT_CHARACTER;
+    case SDLK_t:
+        return shift ? INPUT_FEWER_THREADS : INPUT_MORE_THREADS;
     case SDLK_F9:
         return INPUT_LOAD_STATE;
     default:

@@ -10,29 +10,31 @@
 
 /* Bits of input_frame.actions. */
 enum {
-    INPUT_QUIT = 1u << 0,          /* Esc or closing the window */
-    INPUT_PAUSE = 1u << 1,         /* P: toggle pause */
-    INPUT_STEP = 1u << 2,          /* O: one step while paused (repeats while held) */
-    INPUT_RESET = 1u << 3,         /* R: reload the scene from its file */
-    INPUT_SHOOT = 1u << 4,         /* Space: fire a sphere from the camera */
-    INPUT_SHOOT_BOX = 1u << 5,     /* B: a box from the camera; right click: along the cursor */
-    INPUT_SLOWER = 1u << 6,        /* [ */
-    INPUT_FASTER = 1u << 7,        /* ] */
-    INPUT_NEXT_SCENE = 1u << 8,    /* N */
-    INPUT_PREV_SCENE = 1u << 9,    /* Shift+N */
-    INPUT_SCENE_LIST = 1u << 10,   /* Tab: toggle the scene list */
-    INPUT_SCREENSHOT = 1u << 11,   /* Ctrl+S */
-    INPUT_HELP = 1u << 12,         /* F1 */
-    INPUT_PICK = 1u << 13,         /* left press: select and grab at the cursor */
-    INPUT_PICK_PARTNER = 1u << 14, /* Ctrl+left press: second body of the GJK pair view */
-    INPUT_RELEASE = 1u << 15,      /* left release */
-    INPUT_DRAG = 1u << 16,         /* cursor moved while grabbing */
-    INPUT_GRAPH = 1u << 17,        /* G: toggle the stats graph and tuning panel */
-    INPUT_AIM = 1u << 18,          /* with INPUT_SHOOT_BOX: along the cursor, not the view */
-    INPUT_SAVE_STATE = 1u << 19,   /* F5: keep a snapshot */
-    INPUT_LOAD_STATE = 1u << 20,   /* F9: back to it */
-    INPUT_STEP_BACK = 1u << 21,    /* Backspace: one step back (repeats while held) */
-    INPUT_CHARACTER = 1u << 22,    /* K: character mode on or off */
+    INPUT_QUIT = 1u << 0,           /* Esc or closing the window */
+    INPUT_PAUSE = 1u << 1,          /* P: toggle pause */
+    INPUT_STEP = 1u << 2,           /* O: one step while paused (repeats while held) */
+    INPUT_RESET = 1u << 3,          /* R: reload the scene from its file */
+    INPUT_SHOOT = 1u << 4,          /* Space: fire a sphere from the camera */
+    INPUT_SHOOT_BOX = 1u << 5,      /* B: a box from the camera; right click: along the cursor */
+    INPUT_SLOWER = 1u << 6,         /* [ */
+    INPUT_FASTER = 1u << 7,         /* ] */
+    INPUT_NEXT_SCENE = 1u << 8,     /* N */
+    INPUT_PREV_SCENE = 1u << 9,     /* Shift+N */
+    INPUT_SCENE_LIST = 1u << 10,    /* Tab: toggle the scene list */
+    INPUT_SCREENSHOT = 1u << 11,    /* Ctrl+S */
+    INPUT_HELP = 1u << 12,          /* F1 */
+    INPUT_PICK = 1u << 13,          /* left press: select and grab at the cursor */
+    INPUT_PICK_PARTNER = 1u << 14,  /* Ctrl+left press: second body of the GJK pair view */
+    INPUT_RELEASE = 1u << 15,       /* left release */
+    INPUT_DRAG = 1u << 16,          /* cursor moved while grabbing */
+    INPUT_GRAPH = 1u << 17,         /* G: toggle the stats graph and tuning panel */
+    INPUT_AIM = 1u << 18,           /* with INPUT_SHOOT_BOX: along the cursor, not the view */
+    INPUT_SAVE_STATE = 1u << 19,    /* F5: keep a snapshot */
+    INPUT_LOAD_STATE = 1u << 20,    /* F9: back to it */
+    INPUT_STEP_BACK = 1u << 21,     /* Backspace: one step back (repeats while held) */
+    INPUT_CHARACTER = 1u << 22,     /* K: character mode on or off */
+    INPUT_MORE_THREADS = 1u << 23,  /* T: one more worker */
+    INPUT_FEWER_THREADS = 1u << 24, /* Shift+T: one fewer */
 };
 
 /* What one frame of events asks for. */

@@ -44,6 +44,11 @@ static bool app_start(app *a)
     a->show_panels = !a->opt.no_overlay;
     a->hide_stats = a->opt.no_overlay;
     a->layers = a->opt.layers;
+    a->pool = cairn_thread_pool_create(a->opt.threads);
+    if (a->pool == NULL) {
+        fprintf(stderr, "cairn-demo: %s\n", cairn_thread_pool_last_error());
+        return false;
+    }
     if (!app_load_scene(a) || (a->opt.record_dir && !make_record_dir(a->opt.record_dir))) {
         return false;
     }
@@ -83,6 +88,8 @@ static void app_stop(app *a)
     walker_clear(&a->walker);
     history_clear(&a->history);
     scene_destroy(&a->scene);
+    cairn_thread_pool_destroy(a->pool);
+    a->pool = NULL;
 }
 
 static input_frame poll_events(app *a, int height)
@@ -178,6 +185,7 @@ static void print_summary(const app *a)
     printf("contacts: %d\n", cairn_world_step_stats(a->scene.world).contacts);
     printf("frames: %d\n", a->frames_drawn);
     printf("steps: %d\n", a->clock.steps);
+    printf("workers: %d\n", cairn_world_step_stats(a->scene.world).workers);
     printf("step_ms: %.3f\n", sim_clock_mean_step_ms(&a->clock));
     if (a->opt.screenshot_path) {
         printf("screenshot: %s\n", a->opt.screenshot_path);

@@ -12,23 +12,25 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: cairn-demo [SCENE.yaml] [--settings FILE.yaml] [--paused] [--layers 125]\n"
-            "                  [--screenshot OUT.png] [--frames N] [--record DIR]\n"
-            "                  [--shaders DIR] [--size WxH] [--no-overlay]\n"
-            "  SCENE       a scene file, or builtin:surfaces (the pre-solve demo: a conveyor,\n"
-            "              a bouncy pad and a one-way platform)\n"
-            "  --settings  solver settings applied over the scene's; reloaded when saved\n"
-            "  --screenshot  save the last frame (after --frames N, default 3) and exit\n"
-            "  --record    save every frame as DIR/frame_NNNNNN.png (for a video)\n"
-            "  --shaders   directory of the .vert/.frag files\n"
-            "  --no-overlay  the scene without text panels (G and F1 still work)\n"
-            "  --size      window size in pixels, e.g. 960x540 (default 1280x720)\n"
-            "  --layers    debug layers on at start, as their keys (e.g. 125j; default j)\n"
-            "  keys: F1 in the window lists them all (P pause, O step, R reset, Space\n"
-            "        sphere, B box, N next scene, 1-9 debug layers, Esc quit)\n"
-            "  mouse: left click select + drag, left drag orbit, middle or shift+left drag\n"
-            "         pan, wheel zoom, right click shoot a box; WASD/QE fly\n");
+    fprintf(
+        out,
+        "usage: cairn-demo [SCENE.yaml] [--settings FILE.yaml] [--paused] [--layers 125]\n"
+        "                  [--screenshot OUT.png] [--frames N] [--record DIR]\n"
+        "                  [--shaders DIR] [--size WxH] [--no-overlay] [--threads T]\n"
+        "  SCENE       a scene file, or builtin:surfaces (the pre-solve demo: a conveyor,\n"
+        "              a bouncy pad and a one-way platform)\n"
+        "  --settings  solver settings applied over the scene's; reloaded when saved\n"
+        "  --screenshot  save the last frame (after --frames N, default 3) and exit\n"
+        "  --record    save every frame as DIR/frame_NNNNNN.png (for a video)\n"
+        "  --shaders   directory of the .vert/.frag files\n"
+        "  --no-overlay  the scene without text panels (G and F1 still work)\n"
+        "  --size      window size in pixels, e.g. 960x540 (default 1280x720)\n"
+        "  --layers    debug layers on at start, as their keys (e.g. 125j; default j)\n"
+        "  --threads   workers that step the world, 1 to 64 (default 1; T / Shift+T change it)\n"
+        "  keys: F1 in the window lists them all (P pause, O step, R reset, Space\n"
+        "        sphere, B box, N next scene, 1-9 debug layers, Esc quit)\n"
+        "  mouse: left click select + drag, left drag orbit, middle or shift+left drag\n"
+        "         pan, wheel zoom, right click shoot a box; WASD/QE fly\n");
 }
 
 /* WxH, each from 64 to 8192 pixels. */
@@ -77,6 +79,7 @@ static bool parse_count(const char *text, int *out)
 int options_parse(int argc, char **argv, options *opt)
 {
     opt->layers = CAIRN_DEBUG_DRAW_JOINTS; /* joints are invisible otherwise */
+    opt->threads = 1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -99,6 +102,12 @@ int options_parse(int argc, char **argv, options *opt)
         } else if (!strcmp(a, "--layers") && has_value) {
             if (!parse_layers(argv[++i], &opt->layers)) {
                 fprintf(stderr, "cairn-demo: --layers takes layer keys 1-9 and j, e.g. 125j\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--threads") && has_value) {
+            if (!parse_count(argv[++i], &opt->threads) || opt->threads > CAIRN_MAX_WORKERS) {
+                fprintf(stderr, "cairn-demo: --threads needs a worker count from 1 to %d\n",
+                        CAIRN_MAX_WORKERS);
                 return 2;
             }
         } else if (!strcmp(a, "--shaders") && has_value) {

@@ -15,6 +15,7 @@ typedef struct options {
     unsigned layers;        /* debug layers on at start: bit k-1 for key k (--layers 125) */
     bool paused;
     bool no_overlay; /* the scene alone: for README pictures and pixel tests */
+    int threads;     /* --threads T: workers of the step (T changes it at run time); 1 */
 } options;
 
 /* 0 to go on; -1 after printing the help (exit 0); 2 on bad arguments (message printed). */

@@ -374,3 +374,22 @@ Test(viewer, malformed_scene_is_a_clear_error)
     cr_assert(strstr(r.err, "cannot load scene") && strstr(r.err, "broken.yaml"), "stderr:\n%s",
               r.err);
 }
+
+/* --threads T: the step runs on T workers (the summary says so); a count outside [1, 64] is
+   refused before a window opens. */
+Test(viewer, steps_on_several_workers)
+{
+    need_xvfb();
+    char png[512], args[1024];
+    snprintf(png, sizeof png, "%s/threads.png", work_dir);
+    snprintf(args, sizeof args, "--no-overlay --size %dx%d --screenshot %s --frames 10 --threads 3",
+             WIDTH, HEIGHT, png);
+    run_result r = run_demo(args, true);
+    cr_assert_eq(r.exit_code, 0, "cairn-demo failed (%d):\n%s\n%s", r.exit_code, r.out, r.err);
+    cr_expect(strstr(r.out, "workers: 3\n") != NULL, "summary:\n%s", r.out);
+    r = run_demo("--threads 0 --frames 1", false);
+    cr_expect_eq(r.exit_code, 2, "exit %d:\n%s", r.exit_code, r.err);
+    cr_expect(strstr(r.err, "--threads needs a worker count from 1 to 64") != NULL, "%s", r.err);
+    r = run_demo("--threads 65 --frames 1", false);
+    cr_expect_eq(r.exit_code, 2, "exit %d:\n%s", r.exit_code, r.err);
+}

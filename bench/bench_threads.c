@@ -1,0 +1,200 @@
+/* Multi-threaded step (issue 15): ms per step on 1 and on T workers of the thread pool for Jolt's
+   1,240-box pyramid, ten pyramids side by side (12,400 boxes) and a 10,000-shape falling pile.
+   The two worlds are stepped in lockstep, one step each in turn: they hold the same state at
+   every step (the step is deterministic for every worker count, which this checks), so each
+   step's ratio compares like with like, and the median of the ratios is the speed-up. Wall
+   clock: the point of threads is the time the caller waits. Usage: bench_threads [steps] [T]. */
+#define _POSIX_C_SOURCE 199309L
+#include "bench_util.h"
+
+#include <cairn/cairn.h>
+#include <cairn/thread_pool.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { DEFAULT_STEPS = 300, LEVELS = 15, STAGES = 5 };
+
+static const char *const stage_names[STAGES] = {"broadphase", "narrowphase", "solver", "integrate",
+                                                "islands"};
+
+typedef struct scene_spec {
+    const char *name;
+    void (*build)(cairn_world *world, cairn_shape *const *shapes);
+} scene_spec;
+
+static void add_body(cairn_world *world, const cairn_shape *shape, cairn_body_type type,
+                     vec3s position)
+{
+    cairn_body_def def = cairn_body_default_def();
+    def.type = type;
+    def.shape = shape;
+    def.transform.position = position;
+    def.allow_sleep = false; /* every step solves everything */
+    if (!cairn_body_is_valid(world, cairn_body_create(world, &def))) {
+        fprintf(stderr, "bench_threads: body: %s\n", cairn_last_error());
+        exit(1);
+    }
+}
+
+/* Jolt's pyramid at x: level i a (15 - i)^2 square of 2 m boxes, odd levels offset by 1 m. */
+static void pyramid_at(cairn_world *world, const cairn_shape *box, float x)
+{
+    for (int i = 0; i < LEVELS; i++) {
+        float offset = (i & 1) ? 1.0f : 0.0f;
+        for (int j = i / 2; j < LEVELS - (i + 1) / 2; j++)
+            for (int k = i / 2; k < LEVELS - (i + 1) / 2; k++)
+                add_body(world, box, CAIRN_DYNAMIC,
+                         (vec3s){{x - 15.0f + 2.0f * (float)j + offset, 1.0f + 2.5f * (float)i,
+                                  -15.0f + 2.0f * (float)k + offset}});
+    }
+}
+
+static void one_pyramid(cairn_world *world, cairn_shape *const *shapes)
+{
+    add_body(world, shapes[0], CAIRN_STATIC, (vec3s){{0, -1, 0}});
+    pyramid_at(world, shapes[1], 0.0f);
+}
+
+static void ten_pyramids(cairn_world *world, cairn_shape *const *shapes)
+{
+    add_body(world, shapes[0], CAIRN_STATIC, (vec3s){{0, -1, 0}});
+    for (int p = 0; p < 10; ++p)
+        pyramid_at(world, shapes[1], -180.0f + 40.0f * (float)p);
+}
+
+/* 10,000 boxes, spheres and capsules in a 25 x 16 x 25 lattice dropped from 2 to 40 m. */
+static void falling_pile(cairn_world *world, cairn_shape *const *shapes)
+{
+    add_body(world, shapes[0], CAIRN_STATIC, (vec3s){{0, -1, 0}});
+    int n = 0;
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 25; ++x)
+            for (int z = 0; z < 25; ++z, ++n)
+                add_body(world, shapes[2 + n % 3], CAIRN_DYNAMIC,
+                         (vec3s){{-30.0f + 2.5f * (float)x + 0.1f * (float)(y & 1),
+                                  2.0f + 2.5f * (float)y, -30.0f + 2.5f * (float)z}});
+}
+
+static const scene_spec scenes[] = {
+    {"pyramid (1,240 boxes)", one_pyramid},
+    {"ten pyramids (12,400 boxes)", ten_pyramids},
+    {"falling pile (10,000 shapes)", falling_pile},
+};
+
+static cairn_world *make_world(const scene_spec *spec, cairn_shape *const *shapes,
+                               cairn_thread_pool *pool)
+{
+    cairn_world_def def = cairn_world_default_def();
+    cairn_thread_pool_bind(pool, &def);
+    cairn_world *world = cairn_world_create(&def);
+    if (world == NULL) {
+        fprintf(stderr, "bench_threads: world: %s\n", cairn_last_error());
+        exit(1);
+    }
+    spec->build(world, shapes);
+    return world;
+}
+
+static void stage_times(const cairn_step_stats *s, double *out)
+{
+    out[0] = s->broadphase_ms;
+    out[1] = s->narrowphase_ms;
+    out[2] = s->solver_ms - s->integrate_ms;
+    out[3] = s->integrate_ms;
+    out[4] = s->islands_ms;
+}
+
+typedef struct samples {
+    double *ms[2], *ratio, *stage[2][STAGES];
+} samples;
+
+static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int steps,
+                      cairn_thread_pool *pools[2])
+{
+    cairn_world *worlds[2] = {make_world(spec, shapes, pools[0]),
+                              make_world(spec, shapes, pools[1])};
+    samples s;
+    s.ratio = calloc((size_t)steps, sizeof(double));
+    for (int w = 0; w < 2; ++w) {
+        s.ms[w] = calloc((size_t)steps, sizeof(double));
+        for (int k = 0; k < STAGES; ++k)
+            s.stage[w][k] = calloc((size_t)steps, sizeof(double));
+    }
+    int mismatched = -1;
+    cairn_step_stats last = {0};
+    for (int n = 0; n < steps; ++n) {
+        for (int w = 0; w < 2; ++w) {
+            double start = bench_now_ms();
+            cairn_world_step(worlds[w], 1.0f / 60.0f);
+            s.ms[w][n] = bench_now_ms() - start;
+            cairn_step_stats stats = cairn_world_step_stats(worlds[w]);
+            double times[STAGES];
+            stage_times(&stats, times);
+            for (int k = 0; k < STAGES; ++k)
+                s.stage[w][k][n] = times[k];
+            last = stats;
+        }
+        s.ratio[n] = s.ms[0][n] / s.ms[1][n];
+        if (mismatched < 0 &&
+            cairn_world_state_hash(worlds[0]) != cairn_world_state_hash(worlds[1]))
+            mismatched = n;
+    }
+    int workers = cairn_thread_pool_workers(pools[1]);
+    printf("\n%s, %d steps: %d contacts, %d colours, %d overflow at the end\n", spec->name, steps,
+           last.contacts, last.colors, last.overflow_contacts);
+    printf("  median ms per step: 1 worker %.3f, %d workers %.3f; speed-up (median of per-step "
+           "ratios) %.2fx\n",
+           bench_median(s.ms[0], steps), workers, bench_median(s.ms[1], steps),
+           bench_median(s.ratio, steps));
+    for (int w = 0; w < 2; ++w) {
+        printf("  stages, %d worker%s (median ms):", w ? workers : 1, w && workers > 1 ? "s" : "");
+        for (int k = 0; k < STAGES; ++k)
+            printf(" %s %.3f", stage_names[k], bench_median(s.stage[w][k], steps));
+        printf("\n");
+    }
+    printf("  state: %s\n",
+           mismatched < 0 ? "the same on both at every step" : "DIFFERS (a determinism bug)");
+    if (mismatched >= 0)
+        printf("  first different at step %d\n", mismatched);
+    for (int w = 0; w < 2; ++w) {
+        free(s.ms[w]);
+        for (int k = 0; k < STAGES; ++k)
+            free(s.stage[w][k]);
+        cairn_world_destroy(worlds[w]);
+    }
+    free(s.ratio);
+}
+
+int main(int argc, char **argv)
+{
+    int steps = argc > 1 ? atoi(argv[1]) : DEFAULT_STEPS;
+    int threads = argc > 2 ? atoi(argv[2]) : 2;
+    if (steps < 1 || threads < 2 || threads > CAIRN_MAX_WORKERS) {
+        fprintf(stderr, "usage: %s [steps >= 1] [threads in [2, %d]] (default %d 2)\n", argv[0],
+                CAIRN_MAX_WORKERS, DEFAULT_STEPS);
+        return 2;
+    }
+    cairn_thread_pool *pools[2] = {cairn_thread_pool_create(1), cairn_thread_pool_create(threads)};
+    if (!pools[0] || !pools[1]) {
+        fprintf(stderr, "bench_threads: %s\n", cairn_thread_pool_last_error());
+        return 1;
+    }
+    cairn_shape *shapes[5] = {
+        cairn_shape_box((vec3s){{200, 1, 200}}, 0.05f),
+        cairn_shape_box((vec3s){{1, 1, 1}}, 0.05f),
+        cairn_shape_box((vec3s){{0.5f, 0.5f, 0.5f}}, 0.05f),
+        cairn_shape_sphere(0.5f),
+        cairn_shape_capsule(0.4f, 0.4f),
+    };
+    printf("bench_threads: default settings, sleeping off, 60 Hz, worlds stepped in lockstep on "
+           "1 and %d workers (cairn_thread_pool)\n",
+           threads);
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; ++i)
+        run_scene(&scenes[i], shapes, steps, pools);
+    for (int i = 0; i < 5; ++i)
+        cairn_shape_release(shapes[i]);
+    cairn_thread_pool_destroy(pools[1]);
+    cairn_thread_pool_destroy(pools[0]);
+    return 0;
+}
