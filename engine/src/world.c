@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/tasks.h"
 #include "core/timer.h"
 #include "core/validate.h"
 
@@ -46,15 +47,38 @@ void cairn_world_destroy(cairn_world *world)
     mem_free(world, sizeof *world);
 }
 
-/* Awake moving bodies report their new bounds and the motion expected over the next step. */
+typedef struct bounds_task {
+    const cairn_world *world;
+    cairn_aabb *bounds; /* by awake position */
+} bounds_task;
+
+static void awake_bounds(int start, int end, int worker, void *context)
+{
+    (void)worker;
+    bounds_task *t = context;
+    for (int k = start; k < end; ++k) {
+        const body *b = &t->world->bodies.data[t->world->awake.data[k]];
+        t->bounds[k] = cairn_shape_bounds(b->shape, b->transform);
+    }
+}
+
+/* Awake moving bodies report their new bounds (computed on the workers) and the motion expected
+   over the next step (the tree is updated in awake order, on this thread). */
 static void update_broadphase(cairn_world *world, float dt)
 {
-    for (int k = 0; k < world->awake.count; ++k) {
+    int count = world->awake.count;
+    bounds_task t = {world, arena_push(&world->scratch, sizeof(cairn_aabb) * (size_t)(count + 1),
+                                       "awake bounds")};
+    if (t.bounds != NULL)
+        tasks_parallel_for(&world->def, awake_bounds, count, 256, &t);
+    for (int k = 0; k < count; ++k) {
         const body *b = &world->bodies.data[world->awake.data[k]];
-        cairn_aabb bounds = cairn_shape_bounds(b->shape, b->transform);
+        cairn_aabb bounds = t.bounds ? t.bounds[k] : cairn_shape_bounds(b->shape, b->transform);
         broadphase_move_proxy(&world->broadphase, b->proxy, bounds,
                               glms_vec3_scale(b->linear_velocity, dt));
     }
+    if (t.bounds != NULL)
+        arena_pop(&world->scratch, t.bounds);
     broadphase_update_pairs(&world->broadphase);
 }
 
