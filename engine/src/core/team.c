@@ -7,7 +7,7 @@
 #define QUIT_SEQUENCE UINT32_MAX
 /* Pauses before a waiting worker gives its core away: more workers than cores must not starve
    the one that has work. */
-#define SPINS_BEFORE_YIELD 64
+#define SPINS_BEFORE_YIELD 1024
 
 static inline void cpu_relax(void)
 {
@@ -33,41 +33,52 @@ static inline uint32_t sequence_of(uint64_t claim)
     return (uint32_t)(claim >> 32);
 }
 
-/* Claims and runs one block of the current stage. False when there is none to take (the stage
-   is handed out, or it is one this worker already found handed out). */
-static bool work_on_stage(team *t, int worker, uint32_t *exhausted)
+/* Claims and runs one block of the share's stage when it has one left. */
+static bool work_on_share(team *t, int share, uint32_t sequence, int blocks, int worker)
 {
-    uint64_t claim = atomic_load_explicit(&t->claim, memory_order_acquire);
-    uint32_t sequence = sequence_of(claim), next = (uint32_t)claim;
-    if (sequence == *exhausted || sequence == QUIT_SEQUENCE)
+    uint64_t claim = atomic_load_explicit(&t->shares[share].claim, memory_order_acquire);
+    int first = (int)((long long)blocks * share / t->workers);
+    int last = (int)((long long)blocks * (share + 1) / t->workers);
+    if (sequence_of(claim) != sequence || first + (int)(uint32_t)claim >= last)
         return false;
-    team_stage *stage = &t->stages[sequence & 1];
-    if ((int)next >= atomic_load_explicit(&stage->block_count, memory_order_relaxed)) {
-        *exhausted = sequence;
-        return false;
-    }
     /* A claim that succeeds is for a stage that cannot end before the block is done, so the
        stage's fields stay as they were published. */
-    if (!atomic_compare_exchange_weak_explicit(&t->claim, &claim, claim + 1, memory_order_acquire,
-                                               memory_order_relaxed))
+    if (!atomic_compare_exchange_strong_explicit(&t->shares[share].claim, &claim, claim + 1,
+                                                 memory_order_acquire, memory_order_relaxed))
         return true; /* another worker took it: look again */
-    int start = (int)next * stage->block_size;
+    const team_stage *stage = &t->stages[sequence & 1];
+    int start = (first + (int)(uint32_t)claim) * stage->block_size;
     int end = start + stage->block_size < stage->items ? start + stage->block_size : stage->items;
     stage->run(stage->context, start, end, worker);
     atomic_fetch_add_explicit(&t->done, 1, memory_order_release);
     return true;
 }
 
+/* Claims and runs one block of the current stage, from the worker's own share first. False when
+   there is none to take (the stage is handed out, or it is one this worker found handed out). */
+static bool work_on_stage(team *t, int worker, uint32_t *exhausted)
+{
+    uint32_t sequence = atomic_load_explicit(&t->current, memory_order_acquire);
+    if (sequence == *exhausted || sequence == QUIT_SEQUENCE)
+        return false;
+    int blocks = atomic_load_explicit(&t->stages[sequence & 1].block_count, memory_order_relaxed);
+    for (int k = 0; k < t->workers; ++k)
+        if (work_on_share(t, (worker + k) % t->workers, sequence, blocks, worker))
+            return true;
+    *exhausted = sequence;
+    return false;
+}
+
 static void worker_loop(team *t, int worker)
 {
     uint32_t exhausted = 0;
     int spins = 0;
-    while (sequence_of(atomic_load_explicit(&t->claim, memory_order_acquire)) != QUIT_SEQUENCE)
+    while (atomic_load_explicit(&t->current, memory_order_acquire) != QUIT_SEQUENCE)
         if (!work_on_stage(t, worker, &exhausted))
             wait_a_little(&spins);
 }
 
-void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int block_size)
+void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int min_block)
 {
     if (items <= 0)
         return;
@@ -80,11 +91,14 @@ void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int b
     stage->run = run;
     stage->context = context;
     stage->items = items;
-    stage->block_size = block_size > 0 ? block_size : 1;
+    int block_size = (items + 4 * t->workers - 1) / (4 * t->workers);
+    stage->block_size = block_size > min_block ? block_size : (min_block > 0 ? min_block : 1);
     int blocks = (items + stage->block_size - 1) / stage->block_size;
     atomic_store_explicit(&stage->block_count, blocks, memory_order_relaxed);
     atomic_store_explicit(&t->done, 0, memory_order_relaxed);
-    atomic_store_explicit(&t->claim, (uint64_t)sequence << 32, memory_order_release);
+    for (int w = 0; w < t->workers; ++w)
+        atomic_store_explicit(&t->shares[w].claim, (uint64_t)sequence << 32, memory_order_relaxed);
+    atomic_store_explicit(&t->current, sequence, memory_order_release);
     uint32_t exhausted = 0;
     int spins = 0;
     while (atomic_load_explicit(&t->done, memory_order_acquire) < blocks)
@@ -106,8 +120,7 @@ static void team_task(int start, int end, int worker, void *context)
     for (int member = start; member < end; ++member) {
         if (member == 0) {
             launch->program(launch->team, launch->context);
-            atomic_store_explicit(&launch->team->claim, (uint64_t)QUIT_SEQUENCE << 32,
-                                  memory_order_release);
+            atomic_store_explicit(&launch->team->current, QUIT_SEQUENCE, memory_order_release);
         } else {
             worker_loop(launch->team, member);
         }
@@ -117,7 +130,9 @@ static void team_task(int start, int end, int worker, void *context)
 void team_run(const cairn_world_def *def, team_program_fn *program, void *context)
 {
     team t = {.workers = def->enqueue_task ? def->worker_count : 1};
-    atomic_init(&t.claim, 0);
+    for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
+        atomic_init(&t.shares[w].claim, 0);
+    atomic_init(&t.current, 0);
     atomic_init(&t.done, 0);
     atomic_init(&t.stages[0].block_count, 0);
     atomic_init(&t.stages[1].block_count, 0);

@@ -71,6 +71,9 @@ typedef struct body_motion {
    test_stacks.c, test_wall.c) and makes the step about 15% faster. */
 typedef enum bias_mode { BIAS_SOFT, BIAS_NONE, BIAS_BAUMGARTE, BIAS_RELAX } bias_mode;
 
+/* The fewest contacts a worker takes at once. */
+enum { CONTACT_BLOCK = 8 };
+
 /* A manifold the step solves, in the order of the solve. */
 typedef struct manifold_ref {
     contact *contact;
@@ -84,9 +87,8 @@ typedef struct solver {
     solver_contact *contacts;
     int contact_count;
     /* The contacts go colour by colour (graph_color.h), the overflow last: the first contact
-       of each bucket, and the size of the blocks the workers take. */
+       of each bucket. */
     int color_first[GRAPH_BUCKETS + 1];
-    int block_size;
     const manifold_ref *plan; /* while the contacts are prepared */
     float warm;               /* the warm-start factor */
     /* What the stage now running does: set by the coordinator before it starts the stage. */
@@ -340,14 +342,6 @@ static void stage_prepare(void *context, int start, int end, int worker)
         prepare_contact(s, &s->contacts[k], s->plan[k].contact, s->plan[k].manifold, s->warm);
 }
 
-/* Blocks of a few dozen contacts, about four per worker in a colour of the pile's size, so a
-   worker that finishes early finds more. */
-static int block_size_for(int count, int workers)
-{
-    int size = count / (4 * workers);
-    return size < 16 ? 16 : size;
-}
-
 /* Each manifold of a touching contact with something awake to move becomes a solver
    constraint, in colour order. False when scratch memory ran out (no contact is solved). */
 static bool prepare_contacts(solver *s)
@@ -377,8 +371,7 @@ static bool prepare_contacts(solver *s)
             arena_pop(&w->scratch, pushed[i]);
     if (ok) {
         s->plan = plan;
-        s->block_size = block_size_for(s->contact_count, s->team->workers);
-        team_stage_run(s->team, stage_prepare, s, s->contact_count, s->block_size);
+        team_stage_run(s->team, stage_prepare, s, s->contact_count, CONTACT_BLOCK);
         s->plan = NULL;
     }
     if (plan)
@@ -397,7 +390,7 @@ static void for_each_color(solver *s, team_stage_fn *stage)
         if (c == GRAPH_OVERFLOW)
             stage(s, 0, count, 0);
         else
-            team_stage_run(s->team, stage, s, count, s->block_size);
+            team_stage_run(s->team, stage, s, count, CONTACT_BLOCK);
     }
 }
 
@@ -723,7 +716,7 @@ static void solve_step(team *t, void *context)
     for (int i = 0; i < settings->substeps; ++i)
         substep(s, settings->position_correction);
     for_each_color(s, stage_restitution);
-    team_stage_run(t, stage_store_impulses, s, s->contact_count, s->block_size);
+    team_stage_run(t, stage_store_impulses, s, s->contact_count, CONTACT_BLOCK);
     joints_end(&s->joints);
     if (touching)
         arena_pop(&world->scratch, touching);

@@ -197,8 +197,10 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
     }
     if (!color_joints(js))
         overflow_only(js);
-    js->block_size = js->count / (4 * t->workers) > 8 ? js->count / (4 * t->workers) : 8;
 }
+
+/* The fewest joints a worker takes at once. */
+enum { JOINT_BLOCK = 4 };
 
 /* Runs a joint stage over each colour in turn, then the overflow alone on the coordinator. */
 static void for_each_joint_color(joint_solver *js, team_stage_fn *stage)
@@ -211,7 +213,7 @@ static void for_each_joint_color(joint_solver *js, team_stage_fn *stage)
         if (c == GRAPH_OVERFLOW)
             stage(js, 0, count, 0);
         else
-            team_stage_run(js->team, stage, js, count, js->block_size);
+            team_stage_run(js->team, stage, js, count, JOINT_BLOCK);
     }
 }
 
@@ -317,7 +319,7 @@ static void stage_tree_solve(void *context, int start, int end, int worker)
 
 void joints_prepare(joint_solver *js)
 {
-    team_stage_run(js->team, stage_prepare, js, js->count, js->block_size);
+    team_stage_run(js->team, stage_prepare, js, js->count, JOINT_BLOCK);
     if (!js->tree_built && js->count > 0) {
         js->tree_built = true;
         joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,

@@ -34,7 +34,6 @@ typedef struct joint_solver {
        active index at position p of the solve, color_first[c] the first position of colour c. */
     uint32_t *order;
     int color_first[GRAPH_BUCKETS + 1];
-    int block_size;
     int stage_first; /* the colour the current stage solves */
 } joint_solver;
 
