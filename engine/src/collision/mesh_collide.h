@@ -42,5 +42,7 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
    touches the seam with a normal tilted by a fraction of a degree, at a point beside the one
    under its centre: kept, that point made a rolling sphere hop at every seam. */
 #define MESH_FACE_COSINE 0.99999f
+/* Tangent of the sharpest convex fold whose edge is inactive (5 degrees, triangle_edges.c). */
+#define MESH_INACTIVE_FOLD_TANGENT 0.0875f
 
 #endif
