@@ -214,13 +214,15 @@ static float outside_distance(const vec3s corners[3], vec3s face, vec3s x)
    nothing where both triangles of a seam see the body at their shared edge (a corner on a
    convex fold under 5 degrees: its normal lies between the two face normals, so neither is the
    face's), and a body landing there fell through (issue 14).
-   When the body's deepest point along the face normal lies over the triangle, or only a little
-   past its edge (as far as in the wedge over a convex fold under 5 degrees, where the plane errs
-   by a fraction of that), that point against the face's plane is the contact: true. Else the
-   pair stays, measured along the face normal, but is no contact point (false): only the body's
-   face clipped over the triangle may give points. The pair would be beside the body (a box
-   sliding past a triangle it does not cover), or beside the bottom of a rolling sphere, where
-   its anchor turns into the floor: both made bodies hop at every seam. */
+   When the body's deepest point along the face normal lies over the triangle, or past its edge
+   by less than (its height over the plane + the convex radius) * tan 5 degrees (a corner at
+   that height, or a sphere of that radius, over the wedge of a convex fold under 5 degrees lies
+   within it; the plane there runs at most reach * sin 5 degrees above the neighbour), that point
+   against the face's plane is the contact: true. Else the pair stays, measured along the face
+   normal, but is no contact point (false): only the body's face clipped over the triangle may
+   give points. The pair would be beside the body (a box sliding past a triangle it does not
+   cover), or beside the bottom of a rolling sphere, where its anchor turns into the floor: both
+   made bodies hop at every seam. */
 static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
                          cairn_query_result *q)
 {
@@ -231,8 +233,8 @@ static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
     float depth = glms_vec3_dot(face, glms_vec3_sub(local, corners[0]));
     vec3s foot = glms_vec3_sub(local, glms_vec3_scale(face, depth));
     float radius = cairn_shape_convex_radius(p->part.shape);
-    float reach = feature_tolerance(corners) + fmaxf(depth, 0.0f) * MESH_INACTIVE_FOLD_TANGENT +
-                  radius * MESH_INACTIVE_FOLD_TANGENT * 0.5f;
+    float reach =
+        feature_tolerance(corners) + (fmaxf(depth, 0.0f) + radius) * MESH_INACTIVE_FOLD_TANGENT;
     bool over = outside_distance(corners, face, foot) <= reach;
     vec3s on_mesh = over ? xform_point(p->mesh_xf, foot) : p->mesh_is_a ? q->point_a : q->point_b;
     vec3s on_body = over ? deepest : p->mesh_is_a ? q->point_b : q->point_a;
