@@ -4,7 +4,7 @@
    phase (mesh_manifolds) and is checked against the answer in double: the gap from the oracle
    (tests/collision/oracle.h) when the body is above the ridge, the depth of its lowest point
    under the faces' planes when it sinks into it. This is the pose of issue 14's pyramids: a
-   corner landing on a seam of the terrain where two triangles meet at 4.4 degrees. */
+   corner landing on a seam of the terrain where two triangles meet at 4.3 degrees. */
 #include <criterion/criterion.h>
 
 #include "collision/mesh_collide.h"
@@ -212,7 +212,7 @@ static body make_body(int kind)
 
 Test(ridge_contacts, a_body_on_a_nearly_flat_convex_seam_keeps_its_contact)
 {
-    static const double fold_degrees[] = {1.0, 3.0, 4.4}; /* all under the 5-degree rule */
+    static const double fold_degrees[] = {1.0, 3.0, 4.3, 4.9}; /* all under the 5-degree rule */
     static const double heights[] = {0.02, 0.005, 0.0, -0.01, -0.04}; /* of the lowest point */
     int checked = 0;
     for (size_t f = 0; f < sizeof fold_degrees / sizeof fold_degrees[0]; ++f) {
@@ -252,5 +252,5 @@ Test(ridge_contacts, a_body_on_a_nearly_flat_convex_seam_keeps_its_contact)
         }
         cairn_shape_release(mesh);
     }
-    cr_expect_eq(checked, 3 * 3 * 5 * 2);
+    cr_expect_eq(checked, 4 * 3 * 5 * 2);
 }
