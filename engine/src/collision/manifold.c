@@ -1,6 +1,7 @@
 /* Contact manifolds: from the query's normal, the supporting feature (face polygon, segment or
    point) of each shape; the incident feature clipped against the side planes of the reference
    feature (the better aligned one); at most four points, deepest first, then largest area. */
+#include "collision/manifold_clip.h"
 #include "dynamics/contact.h"
 
 #include "core/error.h"
@@ -286,9 +287,10 @@ static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal
     return count;
 }
 
-int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                   cairn_transform xb, const cairn_query_result *query, float speculative_distance,
-                   manifold *out)
+/* manifold_build, with or without the query's witness pair when clipping leaves nothing. */
+static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
+                 const cairn_query_result *query, float speculative_distance, bool witness,
+                 manifold *out)
 {
     out->point_count = 0;
     out->normal = query->normal;
@@ -303,7 +305,7 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     if (fa.count >= 2 && fb.count >= 2)
         count =
             clipped_candidates(&fa, &fb, query->normal, speculative_distance, query->distance, c);
-    if (count == 0) {
+    if (count == 0 && witness) {
         /* A point feature, no face facing the normal, or clipping left nothing: the query's
            witness pair. (Adding it to clipped points whenever they came out shallower than the
            query, by the rounding of a convex radius, kept a pile of hulls from ever falling
@@ -329,6 +331,20 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     }
     out->point_count = kept;
     return kept;
+}
+
+int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                   cairn_transform xb, const cairn_query_result *query, float speculative_distance,
+                   manifold *out)
+{
+    return build(a, xa, b, xb, query, speculative_distance, true, out);
+}
+
+int manifold_build_clipped(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                           cairn_transform xb, const cairn_query_result *query,
+                           float speculative_distance, manifold *out)
+{
+    return build(a, xa, b, xb, query, speculative_distance, false, out);
 }
 
 int manifold_reduce(const manifold_point *points, int count, vec3s normal, manifold_point *out)

@@ -6,6 +6,7 @@
 #include <cairn/query.h>
 
 #include "collision/cluster.h"
+#include "collision/manifold_clip.h"
 #include "collision/query.h"
 #include "collision/triangle_shape.h"
 #include "core/error.h"
@@ -166,9 +167,18 @@ static float segment_distance(vec3s p, vec3s a, vec3s b)
     return (float)sqrt(dvec3_length_sq(dvec3_sub(on_edge, on_point)));
 }
 
+/* How close to an edge or corner a point counts as on it: rounding, relative to the triangle. */
+static float feature_tolerance(const vec3s corners[3])
+{
+    float longest = fmaxf(glms_vec3_distance(corners[0], corners[1]),
+                          fmaxf(glms_vec3_distance(corners[1], corners[2]),
+                                glms_vec3_distance(corners[2], corners[0])));
+    return 1e-4f * longest + 1e-5f;
+}
+
 /* A contact whose normal leaves the face normal at an inactive edge or vertex of the triangle
-   (one shared with a coplanar or concave neighbour): a ghost bump. It is dropped; the
-   neighbour's face carries the contact. */
+   (one shared with a concave neighbour, or one folding by less than about 5 degrees): a ghost
+   bump, whose normal must not stand (face_contact). */
 static bool is_ghost_contact(const mesh_pair *p, int triangle, const vec3s corners[3], vec3s face,
                              const cairn_query_result *q)
 {
@@ -176,10 +186,7 @@ static bool is_ghost_contact(const mesh_pair *p, int triangle, const vec3s corne
     if (glms_vec3_dot(out, xform_vector(p->mesh_xf, face)) >= MESH_FACE_COSINE)
         return false;
     vec3s w = xform_inverse_point(p->mesh_xf, p->mesh_is_a ? q->point_a : q->point_b);
-    float longest = fmaxf(glms_vec3_distance(corners[0], corners[1]),
-                          fmaxf(glms_vec3_distance(corners[1], corners[2]),
-                                glms_vec3_distance(corners[2], corners[0])));
-    float tolerance = 1e-4f * longest + 1e-5f;
+    float tolerance = feature_tolerance(corners);
     for (int v = 0; v < 3; ++v)
         if (glms_vec3_distance(w, corners[v]) <= tolerance)
             return !triangles_edge_active(p->mesh, triangle, v) &&
@@ -188,6 +195,55 @@ static bool is_ghost_contact(const mesh_pair *p, int triangle, const vec3s corne
         if (segment_distance(w, corners[e], corners[(e + 1) % 3]) <= tolerance)
             return !triangles_edge_active(p->mesh, triangle, e);
     return false; /* inside the face: a deep contact, its normal stands */
+}
+
+/* How far point x (mesh frame, in the triangle's plane) lies outside the triangle (0 inside). */
+static float outside_distance(const vec3s corners[3], vec3s face, vec3s x)
+{
+    float outside = 0.0f;
+    for (int e = 0; e < 3; ++e) {
+        vec3s a = corners[e], b = corners[(e + 1) % 3];
+        /* outward in the plane for a counter-clockwise triangle */
+        vec3s out = glms_vec3_normalize(glms_vec3_cross(glms_vec3_sub(b, a), face));
+        outside = fmaxf(outside, glms_vec3_dot(out, glms_vec3_sub(x, a)));
+    }
+    return outside;
+}
+
+/* A ghost contact moved onto the face: its normal becomes the face's. Dropping it instead left
+   nothing where both triangles of a seam see the body at their shared edge (a corner on a
+   convex fold under 5 degrees: its normal lies between the two face normals, so neither is the
+   face's), and a body landing there fell through (issue 14).
+   When the body's deepest point along the face normal lies over the triangle, or past its edge
+   by less than (its height over the plane + the convex radius) * tan 5 degrees (a corner at
+   that height, or a sphere of that radius, over the wedge of a convex fold under 5 degrees lies
+   within it; the plane there runs at most reach * sin 5 degrees above the neighbour), that point
+   against the face's plane is the contact: true. Else the pair stays, measured along the face
+   normal, but is no contact point (false): only the body's face clipped over the triangle may
+   give points. The pair would be beside the body (a box sliding past a triangle it does not
+   cover), or beside the bottom of a rolling sphere, where its anchor turns into the floor: both
+   made bodies hop at every seam. */
+static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
+                         cairn_query_result *q)
+{
+    vec3s n = xform_vector(p->mesh_xf, face);
+    vec3s down = xform_inverse_vector(p->part.xf, glms_vec3_negate(n));
+    vec3s deepest = xform_point(p->part.xf, cairn_shape_support(p->part.shape, down));
+    vec3s local = xform_inverse_point(p->mesh_xf, deepest);
+    float depth = glms_vec3_dot(face, glms_vec3_sub(local, corners[0]));
+    vec3s foot = glms_vec3_sub(local, glms_vec3_scale(face, depth));
+    float radius = cairn_shape_convex_radius(p->part.shape);
+    float reach =
+        feature_tolerance(corners) + (fmaxf(depth, 0.0f) + radius) * MESH_INACTIVE_FOLD_TANGENT;
+    bool over = outside_distance(corners, face, foot) <= reach;
+    vec3s on_mesh = over ? xform_point(p->mesh_xf, foot) : p->mesh_is_a ? q->point_a : q->point_b;
+    vec3s on_body = over ? deepest : p->mesh_is_a ? q->point_b : q->point_a;
+    q->distance = glms_vec3_dot(glms_vec3_sub(on_body, on_mesh), n);
+    q->overlap = q->distance <= 0.0f;
+    q->normal = p->mesh_is_a ? n : glms_vec3_negate(n);
+    q->point_a = p->mesh_is_a ? on_mesh : on_body;
+    q->point_b = p->mesh_is_a ? on_body : on_mesh;
+    return over;
 }
 
 /* Clipping keeps points of the supporting faces, which can all lie well above the closest pair
@@ -223,13 +279,19 @@ static bool collide_triangle(void *context, int triangle, const vec3s corners[3]
     triangle_shape_make(&t, corners);
     vec3s face = t.faces[0].normal;
     cairn_query_result q;
-    if (!part_triangle(p, &t, face, &q) || is_ghost_contact(p, triangle, corners, face, &q))
+    if (!part_triangle(p, &t, face, &q))
         return true;
+    bool witness =
+        !is_ghost_contact(p, triangle, corners, face, &q) || face_contact(p, corners, face, &q);
     manifold m;
     shape_part tri = {&t.shape, p->mesh_xf};
     shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
-    if (manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, &q, p->margin, &m) > 0) {
-        add_witness(&m, &q, pa.xf, pb.xf);
+    int count = witness
+                    ? manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, &q, p->margin, &m)
+                    : manifold_build_clipped(pa.shape, pa.xf, pb.shape, pb.xf, &q, p->margin, &m);
+    if (count > 0) {
+        if (witness)
+            add_witness(&m, &q, pa.xf, pb.xf);
         uint32_t pair = (uint32_t)triangle * (uint32_t)p->part_count + (uint32_t)p->part_index;
         cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair, q.distance);
     }

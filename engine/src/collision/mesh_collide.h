@@ -19,9 +19,11 @@ bool mesh_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b
 /* The contact manifolds of a body pair where one shape is a mesh or heightfield and the other a
    convex shape or compound: every convex part against the triangles under its bounds grown by
    `margin` (the speculative distance), each triangle a flat core of radius 0 (a sphere in closed
-   form). Triangles are one-sided: a pair whose normal points to the triangle's back is dropped;
-   so is a pair touching an inactive edge or vertex (triangle_edges.c) along a normal other than
-   the face's (a ghost bump: the neighbour's face carries the contact).
+   form). Triangles are one-sided: a pair whose normal points to the triangle's back is dropped.
+   A pair touching an inactive edge or vertex (triangle_edges.c) along a normal other than the
+   face's (a ghost bump) takes the face's normal: the body's deepest point along it when that
+   lies over the triangle (or just past a nearly flat seam), else only the body's face clipped
+   over the triangle.
    Feature ids carry the triangle index; the manifolds are merged per direction and reduced to
    four points each as compound_manifolds does (previous: last step's normals). Returns how many
    were written. */
@@ -42,5 +44,7 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
    touches the seam with a normal tilted by a fraction of a degree, at a point beside the one
    under its centre: kept, that point made a rolling sphere hop at every seam. */
 #define MESH_FACE_COSINE 0.99999f
+/* Tangent of the sharpest convex fold whose edge is inactive (5 degrees, triangle_edges.c). */
+#define MESH_INACTIVE_FOLD_TANGENT 0.0875f
 
 #endif
