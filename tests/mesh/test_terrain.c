@@ -100,10 +100,12 @@ static int compare_floats(const void *a, const void *b)
    edge) had a normal between the two faces' and both triangles dropped it as a ghost bump, so
    the contact had no manifold point at any step. Now such a contact takes the face's normal
    (collision/mesh_collide.c, face_contact; tests/mesh/test_ridge_contacts.c isolates it) and
-   the deepest point ends 2.7 cm under the surface. The bound on bodies off the terrain is
-   sensitive to the scene's chaos: a sphere that bounces off the falling capsule above it can
-   roll 80 m, and in runs with the bodies moved by under a millimetre one sometimes leaves the
-   300 m terrain (none falls through). About 5 s in Release and 17 s under ASan + UBSan. */
+   the deepest point ends 2.7 cm under the surface. Which bodies leave the terrain depends on the
+   scene's chaos: a sphere that bounces off the falling capsule above it can roll 80 m, and in
+   runs with the bodies moved by under a millimetre one sometimes rolls off the 300 m terrain
+   (and then falls past its edge, which is no tunnelling). So a body off the terrain is not
+   measured against its surface, and at most 1% may leave it. About 5 s in Release and 17 s under
+   ASan + UBSan. */
 Test(terrain, no_body_ends_below_jolts_convex_vs_mesh_terrain_after_500_steps)
 {
     static bodies b;
@@ -115,8 +117,9 @@ Test(terrain, no_body_ends_below_jolts_convex_vs_mesh_terrain_after_500_steps)
     float edge = 0.5f * CELLS * CELL;
     for (int i = 0; i < b.count; ++i) {
         cairn_transform xf = cairn_body_transform(world, b.ids[i]);
-        off_terrain += fabsf(xf.position.x) > edge || fabsf(xf.position.z) > edge;
-        depth[i] = depth_below_terrain(cairn_body_shape(world, b.ids[i]), xf);
+        bool off = fabsf(xf.position.x) > edge || fabsf(xf.position.z) > edge;
+        off_terrain += off;
+        depth[i] = off ? 0.0f : depth_below_terrain(cairn_body_shape(world, b.ids[i]), xf);
         below += depth[i] > TOLERANCE;
         if (depth[i] > depth[worst])
             worst = i;
@@ -126,7 +129,7 @@ Test(terrain, no_body_ends_below_jolts_convex_vs_mesh_terrain_after_500_steps)
            "%.2f), %d bodies deeper than %.2f m, %d off the terrain\n",
            COLUMNS, COLUMNS, (double)depth[worst], worst, (double)w.position.x,
            (double)w.position.y, (double)w.position.z, below, (double)TOLERANCE, off_terrain);
-    cr_expect_eq(off_terrain, 0, "%d bodies left the terrain", off_terrain);
+    cr_expect_leq(off_terrain, b.count / 100, "%d bodies left the terrain", off_terrain);
     cr_expect_eq(below, 0, "%d bodies end deeper than %g m; the deepest %g m (body %d)", below,
                  (double)TOLERANCE, (double)depth[worst], worst);
     /* The bound means something only if the measure finds the contact: a body that tunnelled
