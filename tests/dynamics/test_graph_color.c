@@ -1,7 +1,7 @@
 /* Graph colouring of the solver's constraints, against a brute-force check over thousands of
    random constraint graphs: no colour holds two constraints on one moving body; a constraint
    comes after every earlier one on its bodies unless the colours ran out; the overflow holds
-   exactly the constraints whose bodies had every colour. And in a world: a slab carrying 40 boxes
+   exactly the constraints whose bodies had every colour. And in a world: a slab carrying 81 boxes
    needs the overflow, which is solved (the boxes rest on it). */
 #include "dynamics/graph_color.h"
 #include "dynamics/scene_helpers.h"
@@ -36,7 +36,7 @@ static void random_graph(graph *g, uint32_t seed)
         g->a[k] = next_random(&r) % (uint32_t)g->bodies;
         g->b[k] = next_random(&r) % (uint32_t)g->bodies;
     }
-    uint32_t used[MAX_BODIES] = {0};
+    graph_mask used[MAX_BODIES] = {0};
     for (int k = 0; k < g->count; ++k)
         g->color[k] =
             graph_color_pick(used, g->a[k], g->moves[g->a[k]], g->b[k], g->moves[g->b[k]]);
@@ -114,17 +114,20 @@ Test(graph_color, offsets_put_the_overflow_last)
     cr_expect_eq(first[GRAPH_BUCKETS], total);
 }
 
-/* A dynamic slab on the ground carrying forty boxes: the slab's contacts outnumber the colours,
+/* A dynamic slab on the ground carrying 81 boxes: the slab's contacts outnumber the colours,
    so the last ones go to the overflow, and they must hold their boxes as well as the others. */
 Test(graph_color, the_overflow_is_solved)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.6f, 0.0f);
     scene_box(world, v3(0, 0.25f, 0), v3(4.5f, 0.25f, 4.5f), 200.0f, 0.6f);
-    cairn_body_id boxes[40];
-    for (int k = 0; k < 40; ++k)
+    enum { BOXES = 81 };
+    _Static_assert((int)BOXES > (int)GRAPH_COLOR_COUNT,
+                   "the slab must have more contacts than colours");
+    cairn_body_id boxes[BOXES];
+    for (int k = 0; k < BOXES; ++k)
         boxes[k] =
-            scene_box(world, v3(-3.6f + 0.9f * (float)(k % 8), 0.8f, -2.0f + 1.0f * (float)(k / 8)),
+            scene_box(world, v3(-3.6f + 0.9f * (float)(k % 9), 0.8f, -3.6f + 0.9f * (float)(k / 9)),
                       v3(0.3f, 0.3f, 0.3f), 500.0f, 0.6f);
     int most_overflow = 0;
     for (int n = 0; n < 120; ++n) {
@@ -134,7 +137,7 @@ Test(graph_color, the_overflow_is_solved)
             stats.overflow_contacts > most_overflow ? stats.overflow_contacts : most_overflow;
     }
     cr_expect_gt(most_overflow, 0, "the slab's contacts never overflowed the colours");
-    for (int k = 0; k < 40; ++k) {
+    for (int k = 0; k < BOXES; ++k) {
         cairn_transform xf = cairn_body_transform(world, boxes[k]);
         cr_expect_float_eq(xf.position.y, 0.8f, 0.01f, "box %d sank to %.4f", k,
                            (double)xf.position.y);

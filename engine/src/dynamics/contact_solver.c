@@ -297,7 +297,7 @@ static bool moves(const solver *s, uint32_t index)
 
 /* The manifolds to solve, in contact order with their colours (colors), and the number per
    bucket; the bodies the step does not move but a contact touches are put at rest. */
-static int list_manifolds(solver *s, manifold_ref *listed, uint8_t *colors, uint32_t *used,
+static int list_manifolds(solver *s, manifold_ref *listed, uint8_t *colors, graph_mask *used,
                           int *counts)
 {
     cairn_world *w = s->world;
@@ -353,7 +353,7 @@ static bool prepare_contacts(solver *s)
     manifold_ref *plan = arena_push(&w->scratch, sizeof *plan * total, "solve order");
     manifold_ref *listed = arena_push(&w->scratch, sizeof *listed * total, "manifolds listed");
     uint8_t *colors = arena_push(&w->scratch, total, "manifold colours");
-    uint32_t *used = arena_push(&w->scratch, sizeof *used * bodies, "body colours");
+    graph_mask *used = arena_push(&w->scratch, sizeof *used * bodies, "body colours");
     bool ok = plan && listed && colors && used;
     if (ok) {
         memset(used, 0, sizeof *used * bodies);

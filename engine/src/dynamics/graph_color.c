@@ -7,18 +7,18 @@
    is a function of the constraints' order alone: the same for every thread count. */
 #include "dynamics/graph_color.h"
 
-int graph_color_pick(uint32_t *used, uint32_t a, bool a_moves, uint32_t b, bool b_moves)
+int graph_color_pick(graph_mask *used, uint32_t a, bool a_moves, uint32_t b, bool b_moves)
 {
-    uint32_t taken = (a_moves ? used[a] : 0u) | (b_moves ? used[b] : 0u);
-    uint32_t all = (1u << GRAPH_COLOR_COUNT) - 1u;
+    graph_mask taken = (a_moves ? used[a] : 0u) | (b_moves ? used[b] : 0u);
+    graph_mask all = ((graph_mask)1 << GRAPH_COLOR_COUNT) - 1u;
     if ((taken & all) == all)
         return GRAPH_OVERFLOW;
-    int after_last = taken ? 32 - __builtin_clz(taken) : 0;
-    int color = after_last < GRAPH_COLOR_COUNT ? after_last : __builtin_ctz(~taken);
+    int after_last = taken ? 64 - __builtin_clzll(taken) : 0;
+    int color = after_last < GRAPH_COLOR_COUNT ? after_last : __builtin_ctzll(~taken);
     if (a_moves)
-        used[a] |= 1u << color;
+        used[a] |= (graph_mask)1 << color;
     if (b_moves)
-        used[b] |= 1u << color;
+        used[b] |= (graph_mask)1 << color;
     return color;
 }
 

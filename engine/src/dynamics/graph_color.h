@@ -9,8 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The colours a body's constraints took, a bit each. */
+typedef uint64_t graph_mask;
+
 enum {
-    GRAPH_COLOR_COUNT = 24,                /* colours; a body's are the bits of a uint32_t */
+    GRAPH_COLOR_COUNT = 63,                /* colours (bits of a graph_mask) */
     GRAPH_OVERFLOW = GRAPH_COLOR_COUNT,    /* the colour of what did not fit */
     GRAPH_BUCKETS = GRAPH_COLOR_COUNT + 1, /* the colours and the overflow */
 };
@@ -19,7 +22,7 @@ enum {
    that neither has), taken for them; GRAPH_OVERFLOW when all are taken (the bodies' colours do
    not change). used: one mask per body, zero at the start of the colouring. A constraint with no
    moving body gets colour 0 and marks nothing. */
-int graph_color_pick(uint32_t *used, uint32_t a, bool a_moves, uint32_t b, bool b_moves);
+int graph_color_pick(graph_mask *used, uint32_t a, bool a_moves, uint32_t b, bool b_moves);
 
 /* Counts per bucket (counts[GRAPH_BUCKETS]) into each bucket's first slot (first[GRAPH_BUCKETS +
    1]): the constraints go colour by colour, the overflow last, each in its original order. */

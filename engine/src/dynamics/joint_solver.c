@@ -124,7 +124,7 @@ static bool color_joints(joint_solver *js)
 {
     cairn_world *w = js->world;
     size_t bodies = (size_t)w->bodies.count + 1;
-    uint32_t *used = arena_push(&w->scratch, sizeof *used * bodies, "joint body colours");
+    graph_mask *used = arena_push(&w->scratch, sizeof *used * bodies, "joint body colours");
     uint8_t *colors = arena_push(&w->scratch, (size_t)js->count + 1, "joint colours");
     bool ok = used && colors;
     if (ok) {
