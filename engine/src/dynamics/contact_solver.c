@@ -379,19 +379,9 @@ static bool prepare_contacts(solver *s)
     return ok;
 }
 
-/* Runs a contact stage over each colour in turn, then the overflow alone on the coordinator. */
 static void for_each_color(solver *s, team_stage_fn *stage)
 {
-    for (int c = 0; c < GRAPH_BUCKETS; ++c) {
-        int count = s->color_first[c + 1] - s->color_first[c];
-        if (count == 0)
-            continue;
-        s->stage_first = s->color_first[c];
-        if (c == GRAPH_OVERFLOW)
-            stage(s, 0, count, 0);
-        else
-            team_stage_run(s->team, stage, s, count, CONTACT_BLOCK);
-    }
+    graph_color_run(s->team, s->color_first, &s->stage_first, stage, s, CONTACT_BLOCK);
 }
 
 static void stage_warm_start(void *context, int start, int end, int worker)

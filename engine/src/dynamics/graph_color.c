@@ -28,3 +28,18 @@ void graph_color_offsets(const int *counts, int *first)
     for (int c = 0; c < GRAPH_BUCKETS; ++c)
         first[c + 1] = first[c] + counts[c];
 }
+
+void graph_color_run(team *t, const int *first, int *stage_first, team_stage_fn *stage,
+                     void *context, int min_block)
+{
+    for (int c = 0; c < GRAPH_BUCKETS; ++c) {
+        int count = first[c + 1] - first[c];
+        if (count == 0)
+            continue;
+        *stage_first = first[c];
+        if (c == GRAPH_OVERFLOW)
+            stage(context, 0, count, 0);
+        else
+            team_stage_run(t, stage, context, count, min_block);
+    }
+}

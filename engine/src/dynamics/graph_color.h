@@ -6,6 +6,8 @@
 #ifndef CAIRN_DYNAMICS_GRAPH_COLOR_H
 #define CAIRN_DYNAMICS_GRAPH_COLOR_H
 
+#include "core/team.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,5 +29,11 @@ int graph_color_pick(graph_mask *used, uint32_t a, bool a_moves, uint32_t b, boo
 /* Counts per bucket (counts[GRAPH_BUCKETS]) into each bucket's first slot (first[GRAPH_BUCKETS +
    1]): the constraints go colour by colour, the overflow last, each in its original order. */
 void graph_color_offsets(const int *counts, int *first);
+
+/* Runs stage over each colour's constraints in turn (first[GRAPH_BUCKETS + 1] as above), each a
+   team stage in blocks of at least min_block, then the overflow alone on the coordinator. Before
+   each colour *stage_first (read by the stage) is set to its first constraint. */
+void graph_color_run(team *t, const int *first, int *stage_first, team_stage_fn *stage,
+                     void *context, int min_block);
 
 #endif

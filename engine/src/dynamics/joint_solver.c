@@ -202,19 +202,9 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
 /* The fewest joints a worker takes at once. */
 enum { JOINT_BLOCK = 4 };
 
-/* Runs a joint stage over each colour in turn, then the overflow alone on the coordinator. */
 static void for_each_joint_color(joint_solver *js, team_stage_fn *stage)
 {
-    for (int c = 0; c < GRAPH_BUCKETS; ++c) {
-        int count = js->color_first[c + 1] - js->color_first[c];
-        if (count == 0)
-            continue;
-        js->stage_first = js->color_first[c];
-        if (c == GRAPH_OVERFLOW)
-            stage(js, 0, count, 0);
-        else
-            team_stage_run(js->team, stage, js, count, JOINT_BLOCK);
-    }
+    graph_color_run(js->team, js->color_first, &js->stage_first, stage, js, JOINT_BLOCK);
 }
 
 /* The joint's frames at the bodies' current poses. */
