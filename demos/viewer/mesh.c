@@ -199,7 +199,7 @@ static void build_triangles(mesh *m, const cairn_shape *shape)
     for (int t = 0; t < count && !m->failed; ++t) {
         vec3s c[3];
         if (!cairn_shape_triangle(shape, t, c)) {
-            continue; /* dropped as degenerate */
+            continue; /* dropped as degenerate, or a heightfield cell removed by a hole */
         }
         vec3s n = glms_vec3_normalize(
             glms_vec3_cross(glms_vec3_sub(c[1], c[0]), glms_vec3_sub(c[2], c[0])));

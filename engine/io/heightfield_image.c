@@ -1,6 +1,7 @@
 /* `heightfield: { image: hills.png, scale: [sx, sy, sz] }`: a grey-level image (PNG, or any
    format stb_image reads; 8 or 16 bits, colour taken as its luminance) read into a heightfield,
-   one sample per pixel, grey 0..1 times scale.y. Row z of the image is the samples at z. */
+   one sample per pixel, grey 0..1 times scale.y. Row z of the image is the samples at z. With
+   `hole_below: g`, pixels darker than g are holes (a painted mask, black for "no ground"). */
 #include "heightfield_image.h"
 #include "scene.h"
 #include "settings.h"
@@ -8,19 +9,23 @@
 #include <stb/stb_image.h>
 #include <stdlib.h>
 
-/* A grey level of 16 bits as a height in 0..1 (8-bit images come widened by stb_image). */
-static float *heights_of(const stbi_us *pixels, int width, int height)
+/* A grey level of 16 bits as a height in 0..1 (8-bit images come widened by stb_image), or a
+   hole when darker than hole_below. */
+static float *heights_of(const stbi_us *pixels, int width, int height, float hole_below)
 {
     float *heights = malloc(sizeof *heights * (size_t)width * (size_t)height);
     if (heights == NULL)
         return NULL;
-    for (size_t i = 0; i < (size_t)width * (size_t)height; ++i)
-        heights[i] = (float)pixels[i] / 65535.0f;
+    for (size_t i = 0; i < (size_t)width * (size_t)height; ++i) {
+        float grey = (float)pixels[i] / 65535.0f;
+        heights[i] = grey < hole_below ? CAIRN_HEIGHTFIELD_HOLE : grey;
+    }
     return heights;
 }
 
 bool io_read_heightfield_image(const io_reader *reader, struct fy_node *params, const char *what,
-                               struct fy_node *image, vec3s scale, int max_side, cairn_shape **out)
+                               struct fy_node *image, vec3s scale, float hole_below, int max_side,
+                               cairn_shape **out)
 {
     char relative[IO_PATH_CAPACITY], path[IO_PATH_CAPACITY];
     if (!io_read_string(reader, image, what, relative, sizeof relative) ||
@@ -38,7 +43,7 @@ bool io_read_heightfield_image(const io_reader *reader, struct fy_node *params, 
                        "2 to %d on each side",
                        what, path, width, height, max_side);
     }
-    float *heights = heights_of(pixels, width, height);
+    float *heights = heights_of(pixels, width, height, hole_below);
     stbi_image_free(pixels);
     if (heights == NULL)
         return io_fail(reader, image, "%s: out of memory", what);

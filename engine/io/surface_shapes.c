@@ -1,7 +1,7 @@
 /* Static geometry entries of scene files: `{mesh: {vertices: [[x, y, z], ...], indices:
-   [[a, b, c], ...]}}` and `{heightfield: {count_x, count_z, heights: [...], scale: [x, y, z]}}`,
-   every bad value reported at its own line and column; mesh files in mesh_file.c, heightfield
-   images in heightfield_image.c. */
+   [[a, b, c], ...]}}` and `{heightfield: {count_x, count_z, heights: [...], scale: [x, y, z]}}`
+   (a height may be `hole`), every bad value reported at its own line and column; mesh files in
+   mesh_file.c, heightfield images in heightfield_image.c. */
 #include "heightfield_image.h"
 #include "mesh_file.h"
 #include "scene.h"
@@ -133,7 +133,34 @@ static bool read_heights(const io_reader *reader, struct fy_node *node, const ch
     *out = malloc((size_t)expected * sizeof **out);
     if (*out == NULL)
         return io_fail(reader, node, "%s: out of memory", what);
-    return io_read_floats(reader, node, what, expected, -1e6f, 1e6f, *out);
+    void *iter = NULL;
+    for (int i = 0; i < expected; ++i) {
+        struct fy_node *item = fy_node_sequence_iterate(node, &iter);
+        char name[IO_WHAT_CAPACITY + 16];
+        snprintf(name, sizeof name, "%s[%d]", what, i);
+        /* the plain word `hole` removes the cells around the sample */
+        if (fy_node_is_scalar(item) && fy_node_get_style(item) == FYNS_PLAIN &&
+            io_scalar_is(item, "hole"))
+            (*out)[i] = CAIRN_HEIGHTFIELD_HOLE;
+        else if (!io_read_float(reader, item, name, -1e6f, 1e6f, &(*out)[i]))
+            return false;
+    }
+    return true;
+}
+
+/* `heightfield: { image, scale, hole_below }` (heightfield_image.c). */
+static bool read_image(const io_reader *reader, struct fy_node *params, const char *what,
+                       struct fy_node *image, vec3s scale, cairn_shape **out)
+{
+    char name[IO_WHAT_CAPACITY];
+    float hole_below = 0.0f; /* no grey level is below 0: no holes */
+    io_join(name, sizeof name, what, "hole_below", 10);
+    struct fy_node *value = io_lookup(params, "hole_below");
+    if (value != NULL && !io_read_float(reader, value, name, 0.0f, 1.0f, &hole_below))
+        return false;
+    io_join(name, sizeof name, what, "image", 5);
+    return io_read_heightfield_image(reader, params, name, image, scale, hole_below,
+                                     HEIGHTFIELD_MAX_SIDE, out);
 }
 
 bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const char *what,
@@ -141,8 +168,8 @@ bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const 
 {
     struct fy_node *image = io_lookup(params, "image");
     static const char *const keys[] = {"count_x", "count_z", "heights", "scale"};
-    static const char *const image_keys[] = {"image", "scale"};
-    if (!io_check_keys(reader, params, what, image ? image_keys : keys, image ? 2 : 4))
+    static const char *const image_keys[] = {"image", "scale", "hole_below"};
+    if (!io_check_keys(reader, params, what, image ? image_keys : keys, image ? 3 : 4))
         return false;
     char name[IO_WHAT_CAPACITY];
     vec3s scale = {{1.0f, 1.0f, 1.0f}};
@@ -150,11 +177,8 @@ bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const 
     struct fy_node *value = io_lookup(params, "scale");
     if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
         return false;
-    if (image) {
-        io_join(name, sizeof name, what, "image", 5);
-        return io_read_heightfield_image(reader, params, name, image, scale, HEIGHTFIELD_MAX_SIDE,
-                                         out);
-    }
+    if (image)
+        return read_image(reader, params, what, image, scale, out);
     int count_x, count_z;
     value = required(reader, params, what, "count_x", name, sizeof name);
     if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &count_x))

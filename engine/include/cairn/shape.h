@@ -4,6 +4,8 @@
 
 #include <cairn/base.h>
 
+#include <float.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,11 +79,20 @@ CAIRN_API const cairn_shape *cairn_compound_child(const cairn_shape *shape, int 
    index negative or >= vertex_count, no triangle left after dropping the degenerate ones. */
 CAIRN_API cairn_shape *cairn_shape_mesh(const vec3s *vertices, int vertex_count, const int *indices,
                                         int triangle_count);
+/* The height of a hole sample of a heightfield: every cell with a hole at one of its four
+   corners has no triangles (bodies fall through it, rays and queries pass it). FLT_MAX, a finite
+   value no real height can reach (heights times scale.y must stay within 1e6 m), so it survives
+   copies and comparisons exactly, unlike a NaN. */
+#define CAIRN_HEIGHTFIELD_HOLE FLT_MAX
+
 /* A heightfield: heights[z * count_x + x]; sample (x, z) sits at local
    (x*scale.x, h*scale.y, z*scale.z). Each cell is two triangles facing +Y (split along the
-   diagonal from (x, z) to (x+1, z+1)). NULL and an error on bad input: count_x or count_z < 2
-   (or a grid above 2^26 samples), a NULL or non-finite height, a scale component not finite
-   and positive, a sample farther than 1e6 m from the origin. */
+   diagonal from (x, z) to (x+1, z+1)); a sample of height CAIRN_HEIGHTFIELD_HOLE removes the
+   cells around it, and the edges next to a hole are borders. The bounds ignore holes (they span
+   the whole grid in x and z, the solid samples in y). NULL and an error on bad input: count_x or
+   count_z < 2 (or a grid above 2^26 samples), a NULL height array or a non-finite height, a scale
+   component not finite and positive, a sample farther than 1e6 m from the origin, every cell
+   touching a hole (no triangle left). */
 CAIRN_API cairn_shape *cairn_shape_heightfield(const float *heights, int count_x, int count_z,
                                                vec3s scale);
 /* Triangle indices of a mesh or heightfield run over [0, count) (0 for other shapes): for a mesh
@@ -91,7 +102,8 @@ CAIRN_API cairn_shape *cairn_shape_heightfield(const float *heights, int count_x
    use these indices. */
 CAIRN_API int cairn_shape_triangle_count(const cairn_shape *shape);
 /* The corners of a triangle in the shape's frame, counter-clockwise seen from its front; false
-   for other shapes, an index out of range or a dropped (degenerate) mesh triangle. */
+   for other shapes, an index out of range, a dropped (degenerate) mesh triangle or a triangle of
+   a heightfield cell removed by a hole. */
 CAIRN_API bool cairn_shape_triangle(const cairn_shape *shape, int triangle, vec3s corners[3]);
 /* Degenerate triangles a mesh dropped when it was built (0 for other shapes). */
 CAIRN_API int cairn_mesh_dropped_count(const cairn_shape *shape);

@@ -1,5 +1,7 @@
 /* Heightfield shapes: validation, the per-block height ranges, and the heightfield halves of the
-   triangle queries: the cells under a box, and rays walked in short pieces across the grid. */
+   triangle queries: the cells under a box, and rays walked in short pieces across the grid. Cells
+   with a hole (CAIRN_HEIGHTFIELD_HOLE) at a corner have no triangles: the block ranges leave hole
+   samples out and the cell walk skips those cells, so every query built on them skips holes. */
 #include "geometry/triangles.h"
 
 #include "core/alloc.h"
@@ -33,6 +35,8 @@ static bool check_heights(const float *heights, int count_x, int count_z, vec3s 
     if (heights == NULL)
         return error_set("%s: heights is NULL", function);
     for (int i = 0; i < count_x * count_z; ++i) {
+        if (heights[i] == CAIRN_HEIGHTFIELD_HOLE)
+            continue;
         if (!is_finite_float(heights[i]))
             return error_set("%s: height %d (x %d, z %d) is not finite", function, i, i % count_x,
                              i / count_x);
@@ -49,6 +53,37 @@ static float sample(const heightfield_data *h, int x, int z)
     return h->heights[z * h->count_x + x];
 }
 
+bool heightfield_cell_is_hole(const heightfield_data *h, int x, int z)
+{
+    return sample(h, x, z) == CAIRN_HEIGHTFIELD_HOLE ||
+           sample(h, x + 1, z) == CAIRN_HEIGHTFIELD_HOLE ||
+           sample(h, x, z + 1) == CAIRN_HEIGHTFIELD_HOLE ||
+           sample(h, x + 1, z + 1) == CAIRN_HEIGHTFIELD_HOLE;
+}
+
+bool heightfield_has_triangle(const cairn_shape *shape, int triangle)
+{
+    const heightfield_data *h = &shape->heightfield;
+    int cell = triangle / 2;
+    return !heightfield_cell_is_hole(h, cell % (h->count_x - 1), cell / (h->count_x - 1));
+}
+
+/* A grid whose every cell touches a hole has nothing to collide with: refused like a mesh whose
+   triangles are all degenerate. */
+static bool check_solid_cell(const heightfield_data *h)
+{
+    for (int z = 0; z + 1 < h->count_z; ++z)
+        for (int x = 0; x + 1 < h->count_x; ++x)
+            if (!heightfield_cell_is_hole(h, x, z))
+                return true;
+    int holes = 0;
+    for (int i = 0; i < h->count_x * h->count_z; ++i)
+        holes += h->heights[i] == CAIRN_HEIGHTFIELD_HOLE;
+    return error_set("%s: every cell touches a hole (%d of %d samples are holes); no triangle is "
+                     "left",
+                     function, holes, h->count_x * h->count_z);
+}
+
 /* The height range of each block of HEIGHTFIELD_BLOCK x HEIGHTFIELD_BLOCK cells. */
 static void build_blocks(heightfield_data *h)
 {
@@ -58,6 +93,8 @@ static void build_blocks(heightfield_data *h)
             int x1 = (bx + 1) * HEIGHTFIELD_BLOCK, z1 = (bz + 1) * HEIGHTFIELD_BLOCK;
             for (int z = bz * HEIGHTFIELD_BLOCK; z <= z1 && z < h->count_z; ++z)
                 for (int x = bx * HEIGHTFIELD_BLOCK; x <= x1 && x < h->count_x; ++x) {
+                    if (sample(h, x, z) == CAIRN_HEIGHTFIELD_HOLE)
+                        continue; /* a block of holes keeps an empty range: never visited */
                     lo = fminf(lo, sample(h, x, z));
                     hi = fmaxf(hi, sample(h, x, z));
                 }
@@ -103,6 +140,11 @@ cairn_shape *cairn_shape_heightfield(const float *heights, int count_x, int coun
         return NULL;
     }
     memcpy(h->heights, heights, samples * sizeof(float));
+    if (!check_solid_cell(h)) {
+        free_arrays(h);
+        mem_free(shape, sizeof *shape);
+        return NULL;
+    }
     build_blocks(h);
     float lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < blocks; ++i)
@@ -158,6 +200,8 @@ static bool visit_cell(const cairn_shape *shape, int x, int z, cairn_aabb box, t
                        void *context)
 {
     const heightfield_data *h = &shape->heightfield;
+    if (heightfield_cell_is_hole(h, x, z))
+        return true;
     float a = sample(h, x, z), b = sample(h, x + 1, z), c = sample(h, x, z + 1),
           d = sample(h, x + 1, z + 1);
     float lo = fminf(fminf(a, b), fminf(c, d)) * h->scale.y;

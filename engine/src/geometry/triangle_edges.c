@@ -3,7 +3,8 @@
    inactive: a body sliding across it touches the neighbour's face too, and a contact normal
    through the edge would be a ghost bump. Boundary edges, non-manifold edges and convex folds of
    more than about 5 degrees are active. Meshes decide this once at build time from shared vertex
-   indices; heightfields from their implicit neighbours at query time. */
+   indices; heightfields from their implicit neighbours at query time, where a neighbouring cell
+   removed by a hole makes the edge a border. */
 #include "geometry/triangles.h"
 
 #include "core/alloc.h"
@@ -88,7 +89,8 @@ bool mesh_build_edge_flags(mesh_data *m)
 }
 
 /* Heightfield neighbours across each edge of triangle 2 * cell + k (corners as in
-   heightfield_corners): the neighbour's third sample, or false at the grid's border. */
+   heightfield_corners): the neighbour's third sample, or false at the grid's border or when the
+   neighbour's cell is a hole (the edge is then a border too). */
 static bool heightfield_opposite(const cairn_shape *shape, int triangle, int edge, vec3s *out)
 {
     const heightfield_data *h = &shape->heightfield;
@@ -100,8 +102,15 @@ static bool heightfield_opposite(const cairn_shape *shape, int triangle, int edg
         {{-1, 0}, {1, 2}, {1, 0}}, /* kind 0: (x,z)-(x,z+1), (x,z+1)-(x+1,z+1), diagonal */
         {{0, 1}, {2, 1}, {0, -1}}, /* kind 1: diagonal, (x+1,z+1)-(x+1,z), (x+1,z)-(x,z) */
     };
+    /* The cell holding that neighbour: (dx, dz) of it relative to (x, z). */
+    static const int cells[2][3][2] = {
+        {{-1, 0}, {0, 1}, {0, 0}},
+        {{0, 0}, {1, 0}, {0, -1}},
+    };
     int sx = x + offsets[k][edge][0], sz = z + offsets[k][edge][1];
     if (sx < 0 || sz < 0 || sx >= h->count_x || sz >= h->count_z)
+        return false;
+    if (heightfield_cell_is_hole(h, x + cells[k][edge][0], z + cells[k][edge][1]))
         return false;
     *out = (vec3s){{(float)sx * h->scale.x, h->heights[sz * h->count_x + sx] * h->scale.y,
                     (float)sz * h->scale.z}};

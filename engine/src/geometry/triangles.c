@@ -49,6 +49,8 @@ bool cairn_shape_triangle(const cairn_shape *shape, int triangle, vec3s corners[
         return false;
     if (shape->type == CAIRN_SHAPE_MESH && shape->mesh.slot[triangle] < 0)
         return false; /* dropped as degenerate */
+    if (shape->type == CAIRN_SHAPE_HEIGHTFIELD && !heightfield_has_triangle(shape, triangle))
+        return false; /* its cell touches a hole */
     triangles_corners(shape, triangle, corners);
     return true;
 }

@@ -57,5 +57,9 @@ void heightfield_query_box(const cairn_shape *shape, cairn_aabb box, triangle_fn
 bool heightfield_raycast(const cairn_shape *shape, vec3s origin, vec3s d, float max_fraction,
                          triangle_hit *hit);
 void heightfield_corners(const cairn_shape *shape, int triangle, vec3s corners[3]);
+/* Whether cell (x, z) has a hole at one of its corners, and so no triangles. */
+bool heightfield_cell_is_hole(const heightfield_data *h, int x, int z);
+/* Whether a heightfield triangle (a valid index) exists: false when its cell is a hole. */
+bool heightfield_has_triangle(const cairn_shape *shape, int triangle);
 
 #endif
