@@ -82,7 +82,9 @@ void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int m
 {
     if (items <= 0)
         return;
-    if (t->workers == 1) {
+    /* One worker, or too little work to share: the coordinator does it all, with no stage to
+       publish and no cache lines to hand between cores. */
+    if (t->workers == 1 || items <= min_block) {
         run(context, 0, items, 0);
         return;
     }

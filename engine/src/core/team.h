@@ -51,7 +51,9 @@ void team_run(const cairn_world_def *def, team_program_fn *program, void *contex
 
 /* Coordinator only: runs run(context, start, end, worker) over [0, items) in blocks on every
    worker, and returns when all are done. About four blocks per worker, so that one that finishes
-   early finds more, but none under min_block items (a block must outweigh its claim). */
+   early finds more, but none under min_block items (a block must outweigh its claim and the
+   cache lines it moves between cores); a stage of min_block items or fewer runs on the
+   coordinator alone. */
 void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int min_block);
 
 #endif
