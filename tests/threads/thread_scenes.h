@@ -9,6 +9,7 @@
 #include <cairn/thread_pool.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #define THREAD_SCENES CAIRN_SOURCE_DIR "/demos/scenes/"
 
@@ -126,6 +127,11 @@ static inline cairn_world *thread_bridge(void)
     return thread_load(THREAD_SCENES "bridge.yaml");
 }
 
+static inline cairn_world *thread_compounds(void)
+{
+    return thread_load(THREAD_SCENES "compounds.yaml");
+}
+
 static inline cairn_world *thread_heightfield(void)
 {
     return thread_load(THREAD_SCENES "heightfield.yaml");
@@ -181,8 +187,18 @@ static const thread_scene thread_scenes[] = {
     {"ragdolls", thread_ragdolls, 90, NULL},
     {"heightfield", thread_heightfield, 120, NULL},
     {"bridge", thread_bridge, 120, NULL},
+    {"compounds", thread_compounds, 120, NULL},
     {"sleepy stacks", thread_sleepy_stacks, 240, thread_launch_ball},
 };
 #define THREAD_SCENE_COUNT ((int)(sizeof thread_scenes / sizeof thread_scenes[0]))
+
+/* The scene of that name (NULL when there is none). */
+static inline const thread_scene *thread_scene_named(const char *name)
+{
+    for (int i = 0; i < THREAD_SCENE_COUNT; ++i)
+        if (strcmp(thread_scenes[i].name, name) == 0)
+            return &thread_scenes[i];
+    return NULL;
+}
 
 #endif
