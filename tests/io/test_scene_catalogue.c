@@ -65,6 +65,7 @@ static const struct {
     {"mesh_ground.yaml", 34, 32},
     {"heightfield.yaml", 102, 100},
     {"terrain.yaml", 1765, 1764},
+    {"mesh_level.yaml", 10, 9},
 };
 
 Test(scene_catalogue, every_scene_loads_with_its_body_count)
