@@ -7,8 +7,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-#define GROUND_HALF_HEIGHT  1.0f  /* m */
+#define GROUND_CELLS        50    /* per side of the ground mesh: 8 m squares */
 #define BLOCK_CONVEX_RADIUS 0.02f /* m, rounds the blocks' edges; outer size unchanged */
 
 static bool is_null(cairn_body_id id)
@@ -35,6 +36,44 @@ static cairn_body_id add_static_box(game *g, vec3s centre, vec3s half)
     def.shape = shape;
     cairn_body_id id = cairn_body_create(g->world, &def);
     cairn_shape_release(shape); /* the body keeps its own reference */
+    return id;
+}
+
+/* The ground: a static triangle mesh of GROUND_CELLS x GROUND_CELLS squares, top face y = 0, as
+   a game's level geometry would be (the blocks score on their first touch of it). */
+static cairn_body_id add_ground_mesh(game *g)
+{
+    enum { SIDE = GROUND_CELLS + 1 };
+    static const float cell = 2.0f * LEVEL_GROUND_HALF / GROUND_CELLS;
+    vec3s *vertices = malloc(sizeof *vertices * SIDE * SIDE);
+    int *indices = malloc(sizeof *indices * 6 * GROUND_CELLS * GROUND_CELLS);
+    cairn_body_id id = {0, 0};
+    if (vertices && indices) {
+        for (int j = 0; j < SIDE; ++j)
+            for (int i = 0; i < SIDE; ++i)
+                vertices[j * SIDE + i] = (vec3s){{-LEVEL_GROUND_HALF + cell * (float)i, 0.0f,
+                                                  -LEVEL_GROUND_HALF + cell * (float)j}};
+        int *t = indices;
+        for (int j = 0; j < GROUND_CELLS; ++j)
+            for (int i = 0; i < GROUND_CELLS; ++i) { /* counter-clockwise seen from above */
+                int c = j * SIDE + i;
+                int square[6] = {c, c + SIDE, c + 1, c + 1, c + SIDE, c + SIDE + 1};
+                for (int k = 0; k < 6; ++k)
+                    *t++ = square[k];
+            }
+        cairn_shape *shape =
+            cairn_shape_mesh(vertices, SIDE * SIDE, indices, 2 * GROUND_CELLS * GROUND_CELLS);
+        if (shape) {
+            cairn_body_def def = cairn_body_default_def();
+            def.type = CAIRN_STATIC;
+            def.friction = LEVEL_FRICTION;
+            def.shape = shape;
+            id = cairn_body_create(g->world, &def);
+            cairn_shape_release(shape);
+        }
+    }
+    free(indices);
+    free(vertices);
     return id;
 }
 
@@ -69,8 +108,7 @@ static bool build(game *g)
     if (!g->world) {
         return fail(g, "cannot create the world");
     }
-    g->ground = add_static_box(g, (vec3s){{0.0f, -GROUND_HALF_HEIGHT, 0.0f}},
-                               (vec3s){{LEVEL_GROUND_HALF, GROUND_HALF_HEIGHT, LEVEL_GROUND_HALF}});
+    g->ground = add_ground_mesh(g);
     g->platform = add_static_box(g, g->layout.platform_centre, g->layout.platform_half_extents);
     if (is_null(g->ground) || is_null(g->platform)) {
         return fail(g, "cannot create the ground and the platform");
