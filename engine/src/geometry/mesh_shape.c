@@ -150,8 +150,8 @@ static const char *const material_function = "cairn_shape_mesh_with_materials";
 static bool check_material(const cairn_surface_material *m, int i)
 {
     if (!is_finite_float(m->friction) || m->friction < 0.0f)
-        return error_set("%s: material %d friction %g is not finite and >= 0", material_function,
-                         i, (double)m->friction);
+        return error_set("%s: material %d friction %g is not finite and >= 0", material_function, i,
+                         (double)m->friction);
     if (!is_finite_float(m->restitution) || m->restitution < 0.0f || m->restitution > 1.0f)
         return error_set("%s: material %d restitution %g is outside [0, 1]", material_function, i,
                          (double)m->restitution);
