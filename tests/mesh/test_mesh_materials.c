@@ -228,3 +228,51 @@ Test(mesh_materials, bad_material_input_is_refused_with_its_message)
     cr_expect_not_null(fine, "%s", cairn_last_error());
     cairn_shape_release(fine);
 }
+
+/* The callback sees the triangle's combined friction; leaving it alone keeps the material, and
+   changing it wins over the material (a presolve override must still work on meshes). */
+typedef struct presolve_probe {
+    float seen; /* the friction the callback was shown, last call */
+    float set;  /* < 0: leave it */
+} presolve_probe;
+
+static void probe_friction(cairn_contact_modify *contact, void *context)
+{
+    presolve_probe *p = context;
+    p->seen = contact->friction;
+    if (p->set >= 0.0f)
+        contact->friction = p->set;
+}
+
+static double slide_on_ice(presolve_probe *probe)
+{
+    const cairn_surface_material materials[2] = {{0.05f, 0.0f}, {0.9f, 0.0f}};
+    cairn_world *world = scene_default_world();
+    scene_body_ex(world, two_strip_floor(materials), CAIRN_STATIC, identity(), 1000,
+                  mesh_body_friction, 0, true);
+    cairn_body_id box = sliding_box(world, -3.0f, 1.0f);
+    cairn_world_set_presolve(world, probe_friction, probe);
+    for (int i = 0; i < 300; ++i)
+        cairn_world_step(world, SCENE_DT);
+    double distance = cairn_body_transform(world, box).position.z + 7.0f;
+    cairn_world_destroy(world);
+    return distance;
+}
+
+Test(mesh_materials, a_presolve_callback_sees_and_overrides_the_triangle_material)
+{
+    presolve_probe keep = {0, -1.0f};
+    double kept = slide_on_ice(&keep);
+    cr_expect_float_eq(keep.seen, sqrtf(0.05f), 1e-6f, "the callback saw friction %g",
+                       (double)keep.seen);
+    double expected = 25.0 / (2.0 * sqrt(0.05) * SCENE_G);
+    cr_expect_lt(fabs(kept - expected) / expected, 0.03, "kept: slid %g m, expected %g m", kept,
+                 expected);
+    presolve_probe grip = {0, 0.8f};
+    double gripped = slide_on_ice(&grip);
+    double expected_grip = 25.0 / (2.0 * 0.8 * SCENE_G);
+    printf("presolve: kept %.4f m (expected %.4f), override 0.8: %.4f m (expected %.4f)\n", kept,
+           expected, gripped, expected_grip);
+    cr_expect_lt(fabs(gripped - expected_grip) / expected_grip, 0.03,
+                 "override: slid %g m, expected %g m", gripped, expected_grip);
+}
