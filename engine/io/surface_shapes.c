@@ -90,14 +90,90 @@ static bool read_mesh_file(const io_reader *reader, struct fy_node *params, cons
     return io_read_mesh_file(reader, params, name, file, scale, out);
 }
 
+/* `materials: [{friction, restitution}, ...]`: each entry read as a body's material (same
+   ranges; a key left out takes the body default). */
+static bool read_materials(const io_reader *reader, struct fy_node *node, const char *what,
+                           cairn_surface_material **out, int *count)
+{
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    *count = fy_node_sequence_item_count(node);
+    if (*count < 1 || *count > MESH_TRIANGLES_MAX)
+        return io_fail(reader, node, "%s has %d materials, expected 1 to %d", what, *count,
+                       MESH_TRIANGLES_MAX);
+    *out = malloc((size_t)*count * sizeof **out);
+    if (*out == NULL)
+        return io_fail(reader, node, "%s: out of memory", what);
+    void *iter = NULL;
+    for (int i = 0; i < *count; ++i) {
+        char item[IO_WHAT_CAPACITY + 16];
+        snprintf(item, sizeof item, "%s[%d]", what, i);
+        cairn_body_def def = cairn_body_default_def();
+        if (!io_read_material(reader, fy_node_sequence_iterate(node, &iter), item, &def))
+            return false;
+        (*out)[i] = (cairn_surface_material){def.friction, def.restitution};
+    }
+    return true;
+}
+
+/* `material_indices: [m, ...]`: one per triangle, each naming an entry of materials. */
+static bool read_material_indices(const io_reader *reader, struct fy_node *node, const char *what,
+                                  int triangle_count, int material_count, int **out)
+{
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    if (fy_node_sequence_item_count(node) != triangle_count)
+        return io_fail(reader, node, "%s has %d entries, expected one per triangle (%d)", what,
+                       fy_node_sequence_item_count(node), triangle_count);
+    *out = malloc((size_t)triangle_count * sizeof **out);
+    if (*out == NULL)
+        return io_fail(reader, node, "%s: out of memory", what);
+    void *iter = NULL;
+    for (int i = 0; i < triangle_count; ++i) {
+        char item[IO_WHAT_CAPACITY + 16];
+        snprintf(item, sizeof item, "%s[%d]", what, i);
+        struct fy_node *index = fy_node_sequence_iterate(node, &iter);
+        if (!io_read_int(reader, index, item, -2147483647, 2147483647, &(*out)[i]))
+            return false;
+        if ((*out)[i] < 0 || (*out)[i] >= material_count)
+            return io_fail(reader, index, "%s = %d is out of range: the mesh has %d materials",
+                           item, (*out)[i], material_count);
+    }
+    return true;
+}
+
+/* The optional per-triangle materials of an inline mesh: both keys or neither. */
+typedef struct mesh_materials {
+    cairn_surface_material *materials;
+    int *indices;
+    int count;
+} mesh_materials;
+
+static bool read_mesh_materials(const io_reader *reader, struct fy_node *params, const char *what,
+                                int triangle_count, mesh_materials *out)
+{
+    struct fy_node *list = io_lookup(params, "materials");
+    struct fy_node *indices = io_lookup(params, "material_indices");
+    if (list == NULL && indices == NULL)
+        return true;
+    char list_name[IO_WHAT_CAPACITY], indices_name[IO_WHAT_CAPACITY];
+    if (required(reader, params, what, "materials", list_name, sizeof list_name) == NULL ||
+        required(reader, params, what, "material_indices", indices_name, sizeof indices_name) ==
+            NULL)
+        return false;
+    return read_materials(reader, list, list_name, &out->materials, &out->count) &&
+           read_material_indices(reader, indices, indices_name, triangle_count, out->count,
+                                 &out->indices);
+}
+
 bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
                   cairn_shape **out)
 {
     struct fy_node *file = io_lookup(params, "file");
     if (file != NULL)
         return read_mesh_file(reader, params, what, file, out);
-    static const char *const keys[] = {"vertices", "indices"};
-    if (!io_check_keys(reader, params, what, keys, 2))
+    static const char *const keys[] = {"vertices", "indices", "materials", "material_indices"};
+    if (!io_check_keys(reader, params, what, keys, 4))
         return false;
     char vertices_name[IO_WHAT_CAPACITY], indices_name[IO_WHAT_CAPACITY];
     struct fy_node *vertices_node =
@@ -110,14 +186,21 @@ bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *w
         return false;
     vec3s *vertices = NULL;
     int *indices = NULL, vertex_count = 0, triangle_count = 0;
+    mesh_materials materials = {NULL, NULL, 0};
     bool ok =
         io_read_vec3_list(reader, vertices_node, vertices_name, "vertices", 3, MESH_VERTICES_MAX,
                           -1e6f, 1e6f, &vertices, &vertex_count) &&
         read_indices(reader, indices_node, indices_name, vertex_count, &indices, &triangle_count) &&
+        read_mesh_materials(reader, params, what, triangle_count, &materials) &&
         io_shape_made(reader, params, what,
-                      cairn_shape_mesh(vertices, vertex_count, indices, triangle_count), out);
+                      cairn_shape_mesh_with_materials(vertices, vertex_count, indices,
+                                                      triangle_count, materials.indices,
+                                                      materials.materials, materials.count),
+                      out);
     free(vertices);
     free(indices);
+    free(materials.materials);
+    free(materials.indices);
     return ok;
 }
 

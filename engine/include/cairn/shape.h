@@ -79,6 +79,31 @@ CAIRN_API const cairn_shape *cairn_compound_child(const cairn_shape *shape, int 
    index negative or >= vertex_count, no triangle left after dropping the degenerate ones. */
 CAIRN_API cairn_shape *cairn_shape_mesh(const vec3s *vertices, int vertex_count, const int *indices,
                                         int triangle_count);
+/* A surface material of mesh triangles: friction >= 0 and restitution in [0, 1], combined with
+   the other body's as two bodies' are (sqrt(fa * fb), max(ra, rb)). */
+typedef struct cairn_surface_material {
+    float friction, restitution;
+} cairn_surface_material;
+
+/* cairn_shape_mesh with a material per triangle: material_indices[t] in [0, material_count)
+   picks the entry of materials for input triangle t (dropped degenerate triangles do not shift
+   the others). A contact manifold against the mesh uses the material of the triangle its deepest
+   point lies on instead of the mesh body's friction and restitution. NULL material arrays (with
+   material_count 0) give a mesh without materials. NULL and an error on what cairn_shape_mesh
+   rejects and on: material_indices given with material_count < 1 or materials NULL, an index
+   outside [0, material_count), a friction negative or not finite, a restitution outside [0, 1]
+   or not finite. */
+CAIRN_API cairn_shape *cairn_shape_mesh_with_materials(const vec3s *vertices, int vertex_count,
+                                                       const int *indices, int triangle_count,
+                                                       const int *material_indices,
+                                                       const cairn_surface_material *materials,
+                                                       int material_count);
+/* The material index of a mesh triangle (input numbering); -1 for other shapes, a mesh without
+   materials or a triangle index out of range. */
+CAIRN_API int cairn_shape_triangle_material(const cairn_shape *shape, int triangle);
+/* Material `index` of a mesh made with materials into *out; false otherwise. */
+CAIRN_API bool cairn_shape_mesh_material(const cairn_shape *shape, int index,
+                                         cairn_surface_material *out);
 /* The height of a hole sample of a heightfield: every cell with a hole at one of its four
    corners has no triangles (bodies fall through it, rays and queries pass it). FLT_MAX, a finite
    value no real height can reach (heights times scale.y must stay within 1e6 m), so it survives

@@ -26,6 +26,43 @@ void contact_combine_materials(const cairn_world *world, contact *c)
     const body *ba = &world->bodies.data[c->body_a], *bb = &world->bodies.data[c->body_b];
     c->friction = sqrtf(ba->friction * bb->friction);
     c->restitution = fmaxf(ba->restitution, bb->restitution);
+    c->material_override = false;
+}
+
+static bool has_materials(const cairn_shape *shape)
+{
+    return shape->type == CAIRN_SHAPE_MESH && shape->mesh.material != NULL;
+}
+
+/* The input triangle a mesh manifold's deepest point came from: its feature id is
+   (triangle * parts of the other shape + part) * 16 + local feature (mesh_collide.c). */
+static int deepest_triangle(const manifold *m, const cairn_shape *other)
+{
+    if (m->point_count == 0)
+        return -1;
+    const manifold_point *deepest = &m->points[0];
+    for (int p = 1; p < m->point_count; ++p)
+        if (m->points[p].separation < deepest->separation)
+            deepest = &m->points[p];
+    return (int)(deepest->id / 16u / (uint32_t)shape_part_count(other));
+}
+
+void contact_manifold_material(const cairn_world *world, const contact *c, const manifold *m,
+                               float *friction, float *restitution)
+{
+    *friction = c->friction;
+    *restitution = c->restitution;
+    const body *ba = &world->bodies.data[c->body_a], *bb = &world->bodies.data[c->body_b];
+    bool mesh_is_a = has_materials(ba->shape);
+    if (c->material_override || (!mesh_is_a && !has_materials(bb->shape)))
+        return;
+    const body *mesh = mesh_is_a ? ba : bb, *other = mesh_is_a ? bb : ba;
+    int index = cairn_shape_triangle_material(mesh->shape, deepest_triangle(m, other->shape));
+    if (index < 0)
+        return;
+    const cairn_surface_material *s = &mesh->shape->mesh.materials[index];
+    *friction = sqrtf(s->friction * other->friction);
+    *restitution = fmaxf(s->restitution, other->restitution);
 }
 
 contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)

@@ -56,6 +56,7 @@ typedef struct contact {
     manifold manifold;     /* the first (deepest) manifold */
     manifold_extra *extra; /* NULL until a compound pair needs more than one */
     float friction, restitution;
+    bool material_override; /* the pre-solve callback changed friction or restitution */
     bool touching;          /* has manifold points */
     bool disabled;          /* by the pre-solve callback, for this step (contact_modify.c) */
     vec3s surface_velocity; /* by the pre-solve callback: B's surface against A's, m/s */

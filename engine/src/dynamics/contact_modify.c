@@ -36,11 +36,18 @@ static float clamp_float(float value, float low, float high, float fallback)
 void contact_presolve(cairn_world *world, contact *c)
 {
     contact_combine_materials(world, c); /* each step starts from the materials */
+    /* The callback sees the first manifold's (a mesh triangle's) materials; the solver keeps
+       per-manifold materials unless the callback changes them. */
+    float friction, restitution;
+    contact_manifold_material(world, c, &c->manifold, &friction, &restitution);
     cairn_contact_modify view = modify_view(world, c);
+    view.friction = friction;
+    view.restitution = restitution;
     world->presolve(&view, world->presolve_context);
     c->disabled = !view.enabled;
     c->friction = clamp_float(view.friction, 0.0f, 1e30f, c->friction);
     c->restitution = clamp_float(view.restitution, 0.0f, 1.0f, c->restitution);
+    c->material_override = c->friction != friction || c->restitution != restitution;
     c->surface_velocity =
         is_finite_vec3(view.surface_velocity) ? view.surface_velocity : glms_vec3_zero();
 }

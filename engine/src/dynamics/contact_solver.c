@@ -262,8 +262,7 @@ static void prepare_contact(solver *s, solver_contact *sc, contact *c, manifold 
     sc->normal = v4_from(n);
     sc->tangent[0] = v4_from(t[0]);
     sc->tangent[1] = v4_from(t[1]);
-    sc->friction = c->friction;
-    sc->restitution = c->restitution;
+    contact_manifold_material(w, c, m, &sc->friction, &sc->restitution);
     for (int k = 0; k < 2; ++k)
         sc->tangential.surface[k] = glms_vec3_dot(c->surface_velocity, t[k]);
     sc->stored = m;

@@ -6,6 +6,7 @@
 #include <cairn/query.h>
 
 #include "collision/compound.h"
+#include "collision/mesh_collide.h"
 #include "collision/query.h"
 #include "collision/raycast.h"
 #include "collision/toi.h"
@@ -76,6 +77,21 @@ static bool check_ray(const char *function, const cairn_world *world, vec3s orig
     return true;
 }
 
+/* The material of the mesh triangle the ray meets first; -1 for other shapes or no materials.
+   A second cast, paid only by meshes with materials, keeps shape_raycast's signature. */
+static int hit_material(const body *b, vec3s origin, vec3s translation)
+{
+    if (cairn_shape_triangle_material(b->shape, 0) < 0)
+        return -1;
+    float fraction;
+    vec3s normal;
+    int triangle = -1;
+    if (!mesh_shape_raycast(b->shape, b->transform, origin, translation, 1.0f, &fraction, &normal,
+                            &triangle))
+        return -1;
+    return cairn_shape_triangle_material(b->shape, triangle);
+}
+
 static bool is_zero(vec3s v)
 {
     return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f;
@@ -100,6 +116,7 @@ static bool raycast_closest(const char *function, const cairn_world *world, vec3
     hit->fraction = q.fraction;
     hit->normal = q.normal;
     hit->point = glms_vec3_add(origin, glms_vec3_scale(translation, q.fraction));
+    hit->material = hit_material(&world->bodies.data[q.body], origin, translation);
     return true;
 }
 
@@ -155,7 +172,8 @@ static float every_hit(void *context, uint32_t body_index, float t_enter)
     if (b && shape_raycast(b->shape, b->transform, q->origin, q->translation, 1.0f, &fraction,
                            &normal)) {
         vec3s point = glms_vec3_add(q->origin, glms_vec3_scale(q->translation, fraction));
-        keep_hit(q, (cairn_ray_hit){body_id_at(q->world, body_index), point, normal, fraction});
+        keep_hit(q, (cairn_ray_hit){body_id_at(q->world, body_index), point, normal, fraction,
+                                    hit_material(b, q->origin, q->translation)});
     }
     return -1.0f;
 }

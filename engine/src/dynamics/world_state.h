@@ -96,6 +96,11 @@ void contact_dispose(cairn_world *world, contact *c);
 void contacts_free(cairn_world *world);
 /* The pair's friction sqrt(fa fb) and restitution max(ra, rb) into the contact. */
 void contact_combine_materials(const cairn_world *world, contact *c);
+/* The friction and restitution manifold m of c is solved with: c's own when the pre-solve
+   callback changed them or no body is a mesh with materials, else the material of the mesh
+   triangle under m's deepest point combined with the other body's. */
+void contact_manifold_material(const cairn_world *world, const contact *c, const manifold *m,
+                               float *friction, float *restitution);
 /* A fresh contact for the pair a < b, materials combined. */
 contact contact_make(const cairn_world *world, uint32_t a, uint32_t b);
 /* Recomputes the combined friction and restitution of every contact of a body. */

@@ -21,6 +21,9 @@ typedef struct mesh_data {
     int *slot;                 /* per input triangle: its kept index, -1 when dropped */
     unsigned char *edge_flags; /* per kept triangle: bit e set when edge e is active */
     int input_count, triangle_count, dropped;
+    int *material; /* per input triangle: its material index; NULL for a mesh without materials */
+    cairn_surface_material *materials;
+    int material_count;
     mesh_bvh bvh;
 } mesh_data;
 
