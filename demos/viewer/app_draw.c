@@ -26,6 +26,8 @@ static const struct {
     {'8', "broadphase pairs"},
     {'9', "GJK simplex / EPA polytope of the selected pair"},
     {'J', "joints: anchors, axes, limits, breaks"},
+    {'V', "mesh BVH nodes / heightfield blocks"},
+    {'L', "mesh edges: active red, inactive blue"},
 };
 enum { LAYER_COUNT = sizeof layer_names / sizeof layer_names[0] };
 

@@ -99,6 +99,10 @@ uint32_t input_layer_of_key(char key)
 {
     if (key == 'j' || key == 'J')
         return CAIRN_DEBUG_DRAW_JOINTS;
+    if (key == 'v' || key == 'V')
+        return CAIRN_DEBUG_DRAW_MESH_BVH;
+    if (key == 'l' || key == 'L')
+        return CAIRN_DEBUG_DRAW_MESH_EDGES;
     if (key == '9')
         return LAYER_PAIR;
     return key >= '1' && key <= '8' ? 1u << (key - '1') : 0u;
@@ -119,8 +123,10 @@ static void handle_key(const SDL_KeyboardEvent *key, input_frame *frame)
     if (key->repeat) {
         return;
     }
-    if ((k >= SDLK_1 && k <= SDLK_9) || k == SDLK_j) {
-        frame->layer_toggles ^= input_layer_of_key(k == SDLK_j ? 'j' : (char)('1' + k - SDLK_1));
+    if (k >= SDLK_1 && k <= SDLK_9) {
+        frame->layer_toggles ^= input_layer_of_key((char)('1' + k - SDLK_1));
+    } else if (k == SDLK_j || k == SDLK_v || k == SDLK_l) {
+        frame->layer_toggles ^= input_layer_of_key((char)k); /* SDL letter keys are ASCII */
     } else if (k == SDLK_0) {
         frame->layers_off = true;
     }

@@ -59,10 +59,11 @@ void input_handle(const SDL_Event *event, camera *cam, int viewport_height,
 /* WASD fly (Q down, E up; Shift faster) from the keys held now, for `seconds` of motion. */
 void input_fly(camera *cam, double seconds);
 
-/* Debug layer bits: the engine's flags (keys 1-8, J for joints), viewer-only layers above. */
-#define LAYER_PAIR (1u << 9) /* 9: the GJK view of the selected pair */
+/* Debug layer bits: the engine's flags (keys 1-8, J joints, V mesh BVH, L mesh edges), and
+   viewer-only layers in the top bits, clear of the engine's. */
+#define LAYER_PAIR (1u << 31) /* 9: the GJK view of the selected pair */
 
-/* The layer a key toggles (1-9, J), 0 for other keys. */
+/* The layer a key toggles (1-9, J, V, L), 0 for other keys. */
 uint32_t input_layer_of_key(char key);
 
 #endif

@@ -25,10 +25,10 @@ static void usage(FILE *out)
         "  --shaders   directory of the .vert/.frag files\n"
         "  --no-overlay  the scene without text panels (G and F1 still work)\n"
         "  --size      window size in pixels, e.g. 960x540 (default 1280x720)\n"
-        "  --layers    debug layers on at start, as their keys (e.g. 125j; default j)\n"
+        "  --layers    debug layers on at start, as their keys (1-9 j v l, e.g. 125jv; default j)\n"
         "  --threads   workers that step the world, 1 to 64 (default 1; T / Shift+T change it)\n"
         "  keys: F1 in the window lists them all (P pause, O step, R reset, Space\n"
-        "        sphere, B box, N next scene, 1-9 debug layers, Esc quit)\n"
+        "        sphere, B box, N next scene, 1-9 J V L debug layers, Esc quit)\n"
         "  mouse: left click select + drag, left drag orbit, middle or shift+left drag\n"
         "         pan, wheel zoom, right click shoot a box; WASD/QE fly\n");
 }
@@ -51,7 +51,7 @@ static bool parse_size(const char *text, int *width, int *height)
     return true;
 }
 
-/* Layer keys: digits 1-9 and j. */
+/* Layer keys: digits 1-9, j, v and l. */
 static bool parse_layers(const char *text, unsigned *out)
 {
     *out = 0;
@@ -101,7 +101,8 @@ int options_parse(int argc, char **argv, options *opt)
             }
         } else if (!strcmp(a, "--layers") && has_value) {
             if (!parse_layers(argv[++i], &opt->layers)) {
-                fprintf(stderr, "cairn-demo: --layers takes layer keys 1-9 and j, e.g. 125j\n");
+                fprintf(stderr,
+                        "cairn-demo: --layers takes layer keys 1-9, j, v and l, e.g. 125jv\n");
                 return 2;
             }
         } else if (!strcmp(a, "--threads") && has_value) {

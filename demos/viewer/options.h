@@ -12,7 +12,7 @@ typedef struct options {
     const char *shader_dir; /* NULL: $CAIRN_SHADER_DIR, the source tree, the install location */
     int frames;             /* 0: run until the user quits */
     int width, height;      /* window size in pixels (--size WxH); 0: 1280x720 */
-    unsigned layers;        /* debug layers on at start: bit k-1 for key k (--layers 125) */
+    unsigned layers;        /* debug layers on at start: input_layer_of_key bits (--layers 125jv) */
     bool paused;
     bool no_overlay; /* the scene alone: for README pictures and pixel tests */
     int threads;     /* --threads T: workers of the step (T changes it at run time); 1 */

@@ -41,7 +41,15 @@ enum cairn_debug_draw_flags {
                                             arcs, swing cones and twist arcs (yellow), slider and
                                             distance ranges (yellow); joints broken in the last
                                             step as red points */
-    CAIRN_DEBUG_DRAW_ALL = (1u << 9) - 1u,
+    /* The node boxes of every mesh body's BVH in world space (leaves cyan, inner nodes faint
+       blue); heightfields have no BVH and draw their blocks of 8 x 8 cells with the blocks'
+       height range instead (cyan). Drawn as lines: the boxes turn with the body. */
+    CAIRN_DEBUG_DRAW_MESH_BVH = 1u << 9,
+    /* Every triangle edge of meshes and heightfields: active edges red, inactive ones (flat or
+       concave seams whose contacts keep the face normal) faint blue. Each triangle draws its own
+       three edges, so a shared edge is drawn twice, once with each triangle's flag. */
+    CAIRN_DEBUG_DRAW_MESH_EDGES = 1u << 10,
+    CAIRN_DEBUG_DRAW_ALL = (1u << 11) - 1u,
 };
 
 /* Draws the layers named by flags, as of the last step. False (cairn_last_error() set, nothing

@@ -274,6 +274,9 @@ bool cairn_world_debug_draw(const cairn_world *world, const cairn_debug_draw *dr
     if (flags & CAIRN_DEBUG_DRAW_PAIRS) {
         draw_pairs(world, draw);
     }
+    if (flags & (CAIRN_DEBUG_DRAW_MESH_BVH | CAIRN_DEBUG_DRAW_MESH_EDGES)) {
+        meshes_debug_draw(world, draw, flags);
+    }
     return true;
 }
 

@@ -1,5 +1,5 @@
-/* What the debug-draw layers share: a point with its line fallback, and the joints' layer
-   (joint_draw.c). */
+/* What the debug-draw layers share: a point with its line fallback, the joints' layer
+   (joint_draw.c) and the mesh layers. */
 #ifndef CAIRN_DYNAMICS_DEBUG_DRAW_INTERNAL_H
 #define CAIRN_DYNAMICS_DEBUG_DRAW_INTERNAL_H
 
@@ -8,5 +8,7 @@
 /* A point through draw->point, or a small cross of lines without one. */
 void debug_draw_point(const cairn_debug_draw *d, vec3s at, vec4s colour);
 void joints_debug_draw(const cairn_world *world, const cairn_debug_draw *d);
+/* The MESH_BVH and MESH_EDGES layers (debug_draw_mesh.c) of every mesh and heightfield body. */
+void meshes_debug_draw(const cairn_world *world, const cairn_debug_draw *d, uint32_t flags);
 
 #endif
