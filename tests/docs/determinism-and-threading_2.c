@@ -41,5 +41,6 @@ int main(void)
     printf("solver colours: %d, overflow: %d\n", stats_four.colors, stats_four.overflow_contacts);
     cairn_thread_pool_destroy(four);
     cairn_thread_pool_destroy(one);
-    printf("no pool of 0: %s\n", cairn_thread_pool_create(0) ? "made" : cairn_thread_pool_last_error());
+    printf("no pool of 0: %s\n",
+           cairn_thread_pool_create(0) ? "made" : cairn_thread_pool_last_error());
 }
