@@ -4,24 +4,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include <cairn/io.h>
 
+#include "io/scene_text.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static bool load_text(const char *text, cairn_world **world, cairn_io_error *err, char *path,
-                      size_t capacity)
-{
-    snprintf(path, capacity, "/tmp/cairn_scene_holes_%d.yaml", (int)getpid());
-    FILE *file = fopen(path, "w");
-    cr_assert_not_null(file);
-    fputs(text, file);
-    fclose(file);
-    bool loaded = cairn_scene_load(path, world, err);
-    remove(path);
-    return loaded;
-}
 
 /* The load fails with message at the first occurrence of marker in text (line and column
    counted here, 1-based). */

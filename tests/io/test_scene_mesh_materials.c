@@ -4,38 +4,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include <cairn/io.h>
 
+#include "io/scene_text.h"
+
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-static bool load_text(const char *text, cairn_world **world, cairn_io_error *err, char *path,
-                      size_t capacity)
-{
-    snprintf(path, capacity, "/tmp/cairn_scene_mesh_materials_%d.yaml", (int)getpid());
-    FILE *file = fopen(path, "w");
-    cr_assert_not_null(file);
-    fputs(text, file);
-    fclose(file);
-    bool loaded = cairn_scene_load(path, world, err);
-    remove(path);
-    return loaded;
-}
-
-static void expect_error(const char *text, int line, int column, const char *message)
-{
-    char path[128];
-    cairn_world *world = (cairn_world *)&path; /* must be reset to NULL */
-    cairn_io_error err;
-    cr_assert_not(load_text(text, &world, &err, path, sizeof path), "loaded:\n%s", text);
-    cr_expect_null(world, "a failed load returned a world");
-    cr_expect(strstr(err.message, message) != NULL, "message '%s' lacks '%s'", err.message,
-              message);
-    cr_expect_eq(err.line, line, "line %d, expected %d (%s)", err.line, line, err.message);
-    cr_expect_eq(err.column, column, "column %d, expected %d (%s)", err.column, column,
-                 err.message);
-    cr_expect_str_eq(err.file, path);
-}
 
 /* Lines 1 to 6; the tests add materials (line 7) and material_indices (line 8). */
 #define HEAD                                                                                       \
