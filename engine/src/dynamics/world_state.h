@@ -51,6 +51,9 @@ struct cairn_world {
     joint_array joints;    /* indexed by joint id index; dead slots have alive == false */
     int joints_broken;     /* joints over their break force in this step: destroyed after it */
     bool refilter_pending; /* a joint that kept its bodies apart went: their pair may collide */
+    /* Lanes of the contact solver (contact_wide.h): 0 for the build's default. Tests set it to
+       compare the widths. */
+    int solver_lanes;
 };
 
 /* The body behind an id, or NULL (and an error naming the function) when stale or null. */

@@ -1,0 +1,471 @@
+/* The wide contact passes (contact_wide.h) for one width: included by contact_wide_1.c, _4.c and
+   _8.c, each of which defines CAIRN_LANES and CONTACT_WIDE_OPS (the name of its table) first.
+   Every lane computes what the one-contact form of sequential impulses computes (Catto), in the
+   same order of operations, so the result does not depend on the width. */
+#include "dynamics/contact_wide.h"
+#include "dynamics/lanes.h"
+#include "dynamics/lanes_transpose.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* A row along d at anchors r_a, r_b (solver_row, lane by lane). */
+typedef struct wide_row {
+    wide_vec ra_x, rb_x, ia_ra_x, ib_rb_x;
+} wide_row;
+
+typedef struct wide_point {
+    wide_row normal;
+    lane mass, base_separation, relative_velocity;
+    lane normal_impulse, max_normal, pseudo_impulse;
+} wide_point;
+
+/* Up to CAIRN_LANES contacts of one colour with point_count points each (solver_contact, lane by
+   lane); lanes from count on are empty: zero rows on a body at rest. */
+typedef struct wide_batch {
+    wide_vec normal, tangent[2];
+    wide_row tangent_row[2];
+    wide_vec twist_ia, twist_ib; /* the twist row is angular only: the normal's images */
+    lane friction, restitution, twist_radius;
+    lane friction_mass[3], friction_impulse[3], surface[2];
+    wide_point points[MANIFOLD_MAX_POINTS];
+    int32_t body_a[CAIRN_LANES], body_b[CAIRN_LANES];
+    int count, point_count;
+} wide_batch;
+
+/* A body's velocity, or its pseudo-velocity, lane by lane. */
+typedef struct wide_body {
+    wide_vec v, w;
+    lane inverse_mass;
+    lane unused; /* body_velocity's last float, carried back as it was */
+} wide_body;
+
+typedef struct wide_motion {
+    wide_vec linear, angular;
+} wide_motion;
+
+static inline wide_batch *batch_at(void *batches, int b)
+{
+    return (wide_batch *)batches + b;
+}
+
+/* ---- packing ---- */
+
+static void put_vec(wide_vec *w, int l, v4 v)
+{
+    w->x[l] = v[0];
+    w->y[l] = v[1];
+    w->z[l] = v[2];
+}
+
+static void put_row(wide_row *w, int l, const solver_row *r)
+{
+    put_vec(&w->ra_x, l, r->ra_x);
+    put_vec(&w->rb_x, l, r->rb_x);
+    put_vec(&w->ia_ra_x, l, r->ia_ra_x);
+    put_vec(&w->ib_rb_x, l, r->ib_rb_x);
+}
+
+static void pack_point(wide_point *w, int l, const solver_point *p)
+{
+    put_row(&w->normal, l, &p->normal);
+    w->mass[l] = p->mass;
+    w->base_separation[l] = p->base_separation;
+    w->relative_velocity[l] = p->relative_velocity;
+    w->normal_impulse[l] = p->normal_impulse;
+    w->max_normal[l] = p->max_normal;
+    w->pseudo_impulse[l] = p->pseudo_impulse;
+}
+
+static void pack_lane(wide_batch *b, int l, const solver_contact *sc)
+{
+    const solver_friction *f = &sc->tangential;
+    b->body_a[l] = sc->index_a;
+    b->body_b[l] = sc->index_b;
+    put_vec(&b->normal, l, sc->normal);
+    for (int k = 0; k < 2; ++k) {
+        put_vec(&b->tangent[k], l, sc->tangent[k]);
+        put_row(&b->tangent_row[k], l, &f->tangent[k]);
+        b->surface[k][l] = f->surface[k];
+    }
+    put_vec(&b->twist_ia, l, f->twist.ia_ra_x);
+    put_vec(&b->twist_ib, l, f->twist.ib_rb_x);
+    b->friction[l] = sc->friction;
+    b->restitution[l] = sc->restitution;
+    b->twist_radius[l] = f->twist_radius;
+    for (int k = 0; k < 3; ++k) {
+        b->friction_mass[k][l] = f->mass[k];
+        b->friction_impulse[k][l] = f->impulse[k];
+    }
+    for (int p = 0; p < sc->point_count; ++p)
+        pack_point(&b->points[p], l, &sc->points[p]);
+}
+
+static void pack(void *batches, int i, const solver_contact *lanes, int count, int rest_body)
+{
+    wide_batch *b = batch_at(batches, i);
+    int points = lanes[0].point_count;
+    if (count < CAIRN_LANES) /* empty lanes: zero rows (points past the count are never read) */
+        memset(b, 0, offsetof(wide_batch, points) + sizeof(wide_point) * (size_t)points);
+    b->count = count;
+    b->point_count = points;
+    for (int l = 0; l < CAIRN_LANES; ++l)
+        b->body_a[l] = b->body_b[l] = rest_body;
+    for (int l = 0; l < count; ++l)
+        pack_lane(b, l, &lanes[l]);
+}
+
+static void unpack(const void *batches, int i, contact_impulses *lanes)
+{
+    const wide_batch *b = (const wide_batch *)batches + i;
+    for (int l = 0; l < b->count; ++l) {
+        for (int p = 0; p < b->point_count; ++p) {
+            lanes[l].normal[p] = b->points[p].normal_impulse[l];
+            lanes[l].max_normal[p] = b->points[p].max_normal[l];
+        }
+        /* the friction impulse along the tangents it was solved on */
+        lane f0 = b->friction_impulse[0], f1 = b->friction_impulse[1];
+        lanes[l].friction = (vec3s){{b->tangent[0].x[l] * f0[l] + b->tangent[1].x[l] * f1[l],
+                                     b->tangent[0].y[l] * f0[l] + b->tangent[1].y[l] * f1[l],
+                                     b->tangent[0].z[l] * f0[l] + b->tangent[1].z[l] * f1[l]}};
+        lanes[l].twist = b->friction_impulse[2][l];
+    }
+}
+
+/* ---- the bodies of a batch: gathered once, updated in registers by every row, scattered once */
+
+_Static_assert(sizeof(body_velocity) == 8 * sizeof(float), "body_velocity: one row of 8 floats");
+_Static_assert(sizeof(body_motion) == 8 * sizeof(float), "body_motion: one row of 8 floats");
+
+static inline wide_body gather_velocities(const body_velocity *velocities, const int32_t *index)
+{
+    const float *rows[CAIRN_LANES];
+    for (int l = 0; l < CAIRN_LANES; ++l)
+        rows[l] = &velocities[index[l]].linear.x;
+    lane c[8]; /* the body_velocity layout: linear, inverse mass, angular, unused */
+    lanes_gather8(rows, c);
+    return (wide_body){{c[0], c[1], c[2]}, {c[4], c[5], c[6]}, c[3], c[7]};
+}
+
+/* Only the bodies the step moves are written: static, kinematic and sleeping ones (inverse mass
+   0, as is the rest body of empty lanes) are read by several lanes and keep their velocities. */
+static inline void scatter_velocities(body_velocity *velocities, const int32_t *index,
+                                      const wide_body *b)
+{
+    float *rows[CAIRN_LANES];
+    int moves[CAIRN_LANES];
+    for (int l = 0; l < CAIRN_LANES; ++l) {
+        rows[l] = &velocities[index[l]].linear.x;
+        moves[l] = b->inverse_mass[l] > 0.0f;
+    }
+    const lane c[8] = {b->v.x, b->v.y, b->v.z, b->inverse_mass, b->w.x, b->w.y, b->w.z, b->unused};
+    lanes_scatter8(rows, c, moves);
+}
+
+static inline wide_motion gather_motion(const body_motion *moved, const int32_t *index)
+{
+    const float *rows[CAIRN_LANES];
+    for (int l = 0; l < CAIRN_LANES; ++l)
+        rows[l] = (const float *)&moved[index[l]];
+    lane c[8]; /* linear and angular, lane 3 of each unused */
+    lanes_gather8(rows, c);
+    return (wide_motion){{c[0], c[1], c[2]}, {c[4], c[5], c[6]}};
+}
+
+/* Pseudo-velocities with the inverse masses of the velocity state. */
+static inline wide_body gather_pseudo(const contact_pass *p, const int32_t *index)
+{
+    wide_body b = {0};
+    for (int l = 0; l < CAIRN_LANES; ++l) {
+        const motion_offset *s = &p->pseudo[index[l]];
+        b.v.x[l] = s->linear.x;
+        b.v.y[l] = s->linear.y;
+        b.v.z[l] = s->linear.z;
+        b.w.x[l] = s->angular.x;
+        b.w.y[l] = s->angular.y;
+        b.w.z[l] = s->angular.z;
+        b.inverse_mass[l] = p->velocities[index[l]].inverse_mass;
+    }
+    return b;
+}
+
+static inline void scatter_pseudo(motion_offset *pseudo, const int32_t *index, const wide_body *b)
+{
+    for (int l = 0; l < CAIRN_LANES; ++l)
+        if (b->inverse_mass[l] > 0.0f)
+            pseudo[index[l]] = (motion_offset){{{b->v.x[l], b->v.y[l], b->v.z[l]}},
+                                               {{b->w.x[l], b->w.y[l], b->w.z[l]}}};
+}
+
+/* ---- rows ---- */
+
+/* d . (lin_b - lin_a) + (r_b x d) . ang_b - (r_a x d) . ang_a, component by component and then
+   x + y + z: the relative velocity of B against A along the row, or, given motions, how far the
+   row's points closed in. */
+static inline lane row_dot(const wide_row *r, const wide_vec *d, const wide_vec *lin_a,
+                           const wide_vec *ang_a, const wide_vec *lin_b, const wide_vec *ang_b)
+{
+    lane x = d->x * (lin_b->x - lin_a->x) + r->rb_x.x * ang_b->x - r->ra_x.x * ang_a->x;
+    lane y = d->y * (lin_b->y - lin_a->y) + r->rb_x.y * ang_b->y - r->ra_x.y * ang_a->y;
+    lane z = d->z * (lin_b->z - lin_a->z) + r->rb_x.z * ang_b->z - r->ra_x.z * ang_a->z;
+    return x + y + z;
+}
+
+static inline lane row_velocity(const wide_body *a, const wide_body *b, const wide_row *r,
+                                const wide_vec *d)
+{
+    return row_dot(r, d, &a->v, &a->w, &b->v, &b->w);
+}
+
+static inline void apply_row(wide_body *a, wide_body *b, const wide_row *r, const wide_vec *d,
+                             lane impulse)
+{
+    lane ja = impulse * a->inverse_mass, jb = impulse * b->inverse_mass;
+    a->v.x -= d->x * ja;
+    a->v.y -= d->y * ja;
+    a->v.z -= d->z * ja;
+    a->w.x -= r->ia_ra_x.x * impulse;
+    a->w.y -= r->ia_ra_x.y * impulse;
+    a->w.z -= r->ia_ra_x.z * impulse;
+    b->v.x += d->x * jb;
+    b->v.y += d->y * jb;
+    b->v.z += d->z * jb;
+    b->w.x += r->ib_rb_x.x * impulse;
+    b->w.y += r->ib_rb_x.y * impulse;
+    b->w.z += r->ib_rb_x.z * impulse;
+}
+
+/* The twist row: the angular velocity of B against A about the normal, J = (0, -n, 0, n). */
+static inline lane twist_velocity(const wide_body *a, const wide_body *b, const wide_vec *n)
+{
+    lane x = n->x * b->w.x - n->x * a->w.x;
+    lane y = n->y * b->w.y - n->y * a->w.y;
+    lane z = n->z * b->w.z - n->z * a->w.z;
+    return x + y + z;
+}
+
+static inline void apply_twist(wide_body *a, wide_body *b, const wide_batch *batch, lane impulse)
+{
+    a->w.x -= batch->twist_ia.x * impulse;
+    a->w.y -= batch->twist_ia.y * impulse;
+    a->w.z -= batch->twist_ia.z * impulse;
+    b->w.x += batch->twist_ib.x * impulse;
+    b->w.y += batch->twist_ib.y * impulse;
+    b->w.z += batch->twist_ib.z * impulse;
+}
+
+/* ---- warm start ---- */
+
+static void warm_start(void *batches, int start, int end, const contact_pass *p)
+{
+    for (int i = start; i < end; ++i) {
+        wide_batch *b = batch_at(batches, i);
+        wide_body va = gather_velocities(p->velocities, b->body_a);
+        wide_body vb = gather_velocities(p->velocities, b->body_b);
+        for (int k = 0; k < b->point_count; ++k)
+            apply_row(&va, &vb, &b->points[k].normal, &b->normal, b->points[k].normal_impulse);
+        for (int k = 0; k < 2; ++k)
+            apply_row(&va, &vb, &b->tangent_row[k], &b->tangent[k], b->friction_impulse[k]);
+        apply_twist(&va, &vb, b, b->friction_impulse[2]);
+        scatter_velocities(p->velocities, b->body_a, &va);
+        scatter_velocities(p->velocities, b->body_b, &vb);
+    }
+}
+
+/* ---- velocity passes ---- */
+
+/* Separation now, from each body's motion since the step start, linearised in the rotation:
+   the anchors move by dp + dtheta x r. */
+static inline lane current_separation(const wide_batch *b, const wide_point *pt,
+                                      const wide_motion *ma, const wide_motion *mb)
+{
+    return pt->base_separation +
+           row_dot(&pt->normal, &b->normal, &ma->linear, &ma->angular, &mb->linear, &mb->angular);
+}
+
+/* The velocity bias and the soft scales of the normal rows: speculative where the points are
+   apart (close the gap, no further), else what the pass's mode does with the overlap. */
+typedef struct normal_bias {
+    lane bias, mass_scale, impulse_scale;
+} normal_bias;
+
+static inline normal_bias make_bias(const contact_pass *p, lane separation)
+{
+    normal_bias n = {lane_splat(0.0f), lane_splat(1.0f), lane_splat(0.0f)};
+    if (p->mode == BIAS_SOFT) {
+        n.bias = lane_max(p->soft.bias_rate * separation, lane_splat(-p->max_push_velocity));
+        n.mass_scale = lane_splat(p->soft.mass_scale);
+        n.impulse_scale = lane_splat(p->soft.impulse_scale);
+    } else if (p->mode == BIAS_BAUMGARTE) {
+        lane error = lane_min(separation + p->linear_slop, lane_splat(0.0f));
+        n.bias = lane_max(p->baumgarte * p->inverse_h * error,
+                          lane_splat(-p->max_linear_correction * p->inverse_h));
+    }
+    lane_mask apart = separation > 0.0f;
+    n.bias = lane_select(apart, separation * p->inverse_h, n.bias);
+    n.mass_scale = lane_select(apart, lane_splat(1.0f), n.mass_scale);
+    n.impulse_scale = lane_select(apart, lane_splat(0.0f), n.impulse_scale);
+    return n;
+}
+
+static inline void solve_normal(const contact_pass *p, const wide_batch *b, wide_point *pt,
+                                const wide_motion *ma, const wide_motion *mb, wide_body *va,
+                                wide_body *vb)
+{
+    normal_bias n = make_bias(p, current_separation(b, pt, ma, mb));
+    lane vn = row_velocity(va, vb, &pt->normal, &b->normal);
+    lane impulse = -pt->mass * n.mass_scale * (vn + n.bias) - n.impulse_scale * pt->normal_impulse;
+    lane total = lane_max(pt->normal_impulse + impulse, lane_splat(0.0f));
+    impulse = total - pt->normal_impulse;
+    pt->normal_impulse = total;
+    pt->max_normal = lane_max(pt->max_normal, impulse);
+    apply_row(va, vb, &pt->normal, &b->normal, impulse);
+}
+
+/* Both tangent rows from the same velocity, then the pair clamped to the friction circle
+   (isotropic: no direction slides more easily); then the twist. */
+static inline void solve_friction(wide_batch *b, wide_body *va, wide_body *vb)
+{
+    lane normal_sum = lane_splat(0.0f);
+    for (int k = 0; k < b->point_count; ++k)
+        normal_sum += b->points[k].normal_impulse;
+    lane limit = b->friction * normal_sum;
+    lane old[2], next[2];
+    for (int k = 0; k < 2; ++k) {
+        old[k] = b->friction_impulse[k];
+        lane slide = row_velocity(va, vb, &b->tangent_row[k], &b->tangent[k]) - b->surface[k];
+        next[k] = old[k] - b->friction_mass[k] * slide;
+    }
+    lane length2 = next[0] * next[0] + next[1] * next[1];
+    lane_mask outside = length2 > limit * limit;
+    if (lane_any(outside)) {
+        lane scale = lane_select(outside, limit / lane_sqrt(length2), lane_splat(1.0f));
+        for (int k = 0; k < 2; ++k)
+            next[k] = lane_select(outside, next[k] * scale, next[k]);
+    }
+    for (int k = 0; k < 2; ++k) {
+        b->friction_impulse[k] = next[k];
+        apply_row(va, vb, &b->tangent_row[k], &b->tangent[k], next[k] - old[k]);
+    }
+    lane twist_limit = limit * b->twist_radius;
+    lane spin = twist_velocity(va, vb, &b->normal);
+    lane twist = lane_min(
+        lane_max(b->friction_impulse[2] - b->friction_mass[2] * spin, -twist_limit), twist_limit);
+    apply_twist(va, vb, b, twist - b->friction_impulse[2]);
+    b->friction_impulse[2] = twist;
+}
+
+/* Gauss-Seidel favours whichever point it visits first, and the direction it goes round.
+   Manifold points go round their patch (the clipper's polygon order), so four orders take turns:
+   forward, forward from half-way round, backward, backward from half-way round. Over four passes
+   each point is visited first once and each direction is used twice, and the biases cancel. (Plain
+   reversal does not: for a square patch both orders start on the same side and a tall stack leans
+   towards it; half-way starts alone always go round the same way and split impulse stacks lean.)
+   A batch's contacts all have the same number of points, so its lanes share the order. */
+static inline int visit_order(unsigned pass, int k, int count)
+{
+    int start = (pass & 1) ? count / 2 : 0;
+    int i = (pass & 2) ? count - 1 - k : k;
+    return start + i < count ? start + i : start + i - count;
+}
+
+static void solve(void *batches, int start, int end, const contact_pass *p)
+{
+    for (int i = start; i < end; ++i) {
+        wide_batch *b = batch_at(batches, i);
+        wide_body va = gather_velocities(p->velocities, b->body_a);
+        wide_body vb = gather_velocities(p->velocities, b->body_b);
+        wide_motion ma = gather_motion(p->moved, b->body_a);
+        wide_motion mb = gather_motion(p->moved, b->body_b);
+        for (int k = 0; k < b->point_count; ++k) {
+            wide_point *pt = &b->points[visit_order(p->pass, k, b->point_count)];
+            solve_normal(p, b, pt, &ma, &mb, &va, &vb);
+        }
+        if (p->mode != BIAS_RELAX)
+            solve_friction(b, &va, &vb);
+        scatter_velocities(p->velocities, b->body_a, &va);
+        scatter_velocities(p->velocities, b->body_b, &vb);
+    }
+}
+
+/* ---- split impulse: penetrating points pushed apart through pseudo-velocities only ---- */
+
+static inline void solve_pseudo_point(const contact_pass *p, const wide_batch *b, wide_point *pt,
+                                      const wide_motion *ma, const wide_motion *mb, wide_body *pa,
+                                      wide_body *pb)
+{
+    lane separation = current_separation(b, pt, ma, mb);
+    lane error = lane_min(separation + p->linear_slop, lane_splat(0.0f));
+    lane target = lane_min(-p->baumgarte * error * p->inverse_h,
+                           lane_splat(p->max_linear_correction * p->inverse_h));
+    lane vn = row_velocity(pa, pb, &pt->normal, &b->normal);
+    lane total = lane_max(pt->pseudo_impulse + pt->mass * (target - vn), lane_splat(0.0f));
+    lane j = total - pt->pseudo_impulse;
+    pt->pseudo_impulse = total;
+    apply_row(pa, pb, &pt->normal, &b->normal, j);
+}
+
+static void pseudo(void *batches, int start, int end, const contact_pass *p)
+{
+    for (int i = start; i < end; ++i) {
+        wide_batch *b = batch_at(batches, i);
+        wide_body pa = gather_pseudo(p, b->body_a), pb = gather_pseudo(p, b->body_b);
+        wide_motion ma = gather_motion(p->moved, b->body_a);
+        wide_motion mb = gather_motion(p->moved, b->body_b);
+        for (int k = 0; k < b->point_count && p->restart_pseudo; ++k)
+            b->points[k].pseudo_impulse = lane_splat(0.0f);
+        for (int k = 0; k < b->point_count; ++k) {
+            wide_point *pt = &b->points[visit_order(p->pass, k, b->point_count)];
+            solve_pseudo_point(p, b, pt, &ma, &mb, &pa, &pb);
+        }
+        scatter_pseudo(p->pseudo, b->body_a, &pa);
+        scatter_pseudo(p->pseudo, b->body_b, &pb);
+    }
+}
+
+/* ---- restitution: after the substeps, bouncing points get restitution times their approach ----
+ */
+
+static void restitution_batch(wide_batch *b, const contact_pass *p)
+{
+    wide_body va = gather_velocities(p->velocities, b->body_a);
+    wide_body vb = gather_velocities(p->velocities, b->body_b);
+    lane_mask bouncy = b->restitution != 0.0f;
+    for (int k = 0; k < b->point_count; ++k) {
+        wide_point *pt = &b->points[k];
+        /* points that approached slowly, or never pushed, keep their impulse */
+        lane_mask skip =
+            (pt->relative_velocity > -p->restitution_threshold) | (pt->max_normal == 0.0f);
+        lane_mask active = bouncy & ~skip;
+        if (!lane_any(active))
+            continue;
+        lane vn = row_velocity(&va, &vb, &pt->normal, &b->normal);
+        lane impulse = -pt->mass * (vn + b->restitution * pt->relative_velocity);
+        lane total = lane_max(pt->normal_impulse + impulse, lane_splat(0.0f));
+        impulse = lane_select(active, total - pt->normal_impulse, lane_splat(0.0f));
+        pt->normal_impulse = lane_select(active, total, pt->normal_impulse);
+        apply_row(&va, &vb, &pt->normal, &b->normal, impulse);
+    }
+    scatter_velocities(p->velocities, b->body_a, &va);
+    scatter_velocities(p->velocities, b->body_b, &vb);
+}
+
+static void restitution(void *batches, int start, int end, const contact_pass *p)
+{
+    for (int i = start; i < end; ++i) {
+        wide_batch *b = batch_at(batches, i);
+        if (lane_any(b->restitution != 0.0f))
+            restitution_batch(b, p);
+    }
+}
+
+const contact_wide_ops CONTACT_WIDE_OPS = {
+    .lanes = CAIRN_LANES,
+    .batch_bytes = sizeof(wide_batch),
+    .pack = pack,
+    .warm_start = warm_start,
+    .solve = solve,
+    .pseudo = pseudo,
+    .restitution = restitution,
+    .unpack = unpack,
+};
