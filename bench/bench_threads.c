@@ -44,6 +44,7 @@ static void stage_times(const cairn_step_stats *s, double *out)
 
 typedef struct samples {
     double *ms[2], *ratio, *stage[2][STAGES];
+    double *busy[CAIRN_MAX_WORKERS]; /* the T-worker world's solver time per worker */
 } samples;
 
 static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int steps,
@@ -58,6 +59,9 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
         for (int k = 0; k < STAGES; ++k)
             s.stage[w][k] = calloc((size_t)steps, sizeof(double));
     }
+    int workers = cairn_thread_pool_workers(pools[1]);
+    for (int k = 0; k < workers; ++k)
+        s.busy[k] = calloc((size_t)steps, sizeof(double));
     int mismatched = -1;
     cairn_step_stats last = {0};
     for (int n = 0; n < steps; ++n) {
@@ -70,6 +74,8 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
             stage_times(&stats, times);
             for (int k = 0; k < STAGES; ++k)
                 s.stage[w][k][n] = times[k];
+            for (int k = 0; k < workers && w == 1; ++k)
+                s.busy[k][n] = stats.solver_worker_ms[k];
             last = stats;
         }
         s.ratio[n] = s.ms[0][n] / s.ms[1][n];
@@ -77,7 +83,6 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
             cairn_world_state_hash(worlds[0]) != cairn_world_state_hash(worlds[1]))
             mismatched = n;
     }
-    int workers = cairn_thread_pool_workers(pools[1]);
     printf("\n%s, %d steps: %d contacts, %d colours, %d overflow at the end\n", spec->name, steps,
            last.contacts, last.colors, last.overflow_contacts);
     printf("  median ms per step: 1 worker %.3f, %d workers %.3f; speed-up (median of per-step "
@@ -90,6 +95,12 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
             printf(" %s %.3f", stage_names[k], bench_median(s.stage[w][k], steps));
         printf("\n");
     }
+    printf("  solver, %d workers: median ms in parallel stages per worker:", workers);
+    for (int k = 0; k < workers; ++k)
+        printf(" %.3f", bench_median(s.busy[k], steps));
+    printf("\n");
+    for (int k = 0; k < workers; ++k)
+        free(s.busy[k]);
     printf("  state: %s\n",
            mismatched < 0 ? "the same on both at every step" : "DIFFERS (a determinism bug)");
     if (mismatched >= 0)

@@ -214,6 +214,10 @@ typedef struct cairn_step_stats {
                               time, the contacts of a colour on all workers at once) */
     int overflow_contacts; /* contact manifolds that found no colour: solved alone, in order */
     int workers;           /* the world's worker count */
+    /* Per worker, the time it spent in the solver's parallel stages, ms (worker 0 steps the
+       world; with one worker, the whole solver). The rest of solver_ms is the coordinator's
+       serial code and the workers' waiting: how evenly the solver's work is shared. */
+    float solver_worker_ms[CAIRN_MAX_WORKERS];
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);

@@ -1,6 +1,8 @@
 /* The staged worker team (team.h): block claims by compare-and-swap, spinning workers. */
 #include "core/team.h"
 
+#include "core/timer.h"
+
 #include <sched.h>
 
 /* The sequence number that sends the workers home. */
@@ -49,7 +51,9 @@ static bool work_on_share(team *t, int share, uint32_t sequence, int blocks, int
     const team_stage *stage = &t->stages[sequence & 1];
     int start = (first + (int)(uint32_t)claim) * stage->block_size;
     int end = start + stage->block_size < stage->items ? start + stage->block_size : stage->items;
+    uint64_t began = timer_ticks();
     stage->run(stage->context, start, end, worker);
+    t->clocks[worker].busy_ns += timer_ticks() - began;
     atomic_fetch_add_explicit(&t->done, 1, memory_order_release);
     return true;
 }
@@ -84,8 +88,14 @@ void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int m
         return;
     /* One worker, or too little work to share: the coordinator does it all, with no stage to
        publish and no cache lines to hand between cores. */
-    if (t->workers == 1 || items <= min_block) {
+    if (t->workers == 1) {
         run(context, 0, items, 0);
+        return;
+    }
+    if (items <= min_block) {
+        uint64_t began = timer_ticks();
+        run(context, 0, items, 0);
+        t->clocks[0].busy_ns += timer_ticks() - began;
         return;
     }
     uint32_t sequence = ++t->sequence;
@@ -129,7 +139,7 @@ static void team_task(int start, int end, int worker, void *context)
     }
 }
 
-void team_run(const cairn_world_def *def, team_program_fn *program, void *context)
+void team_run(const cairn_world_def *def, team_program_fn *program, void *context, float *busy_ms)
 {
     team t = {.workers = def->enqueue_task ? def->worker_count : 1};
     for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
@@ -139,11 +149,16 @@ void team_run(const cairn_world_def *def, team_program_fn *program, void *contex
     atomic_init(&t.stages[0].block_count, 0);
     atomic_init(&t.stages[1].block_count, 0);
     if (t.workers == 1) {
+        uint64_t began = timer_ticks();
         program(&t, context);
+        if (busy_ms)
+            busy_ms[0] += (float)timer_ms_since(began);
         return;
     }
     team_launch launch = {&t, program, context};
     void *handle = def->enqueue_task(team_task, t.workers, 1, &launch, def->user_task_context);
     if (handle != NULL)
         def->finish_task(handle, def->user_task_context);
+    for (int w = 0; w < t.workers && busy_ms; ++w)
+        busy_ms[w] += (float)((double)t.clocks[w].busy_ns * 1e-6);
 }

@@ -33,21 +33,28 @@ typedef struct team_share {
     _Alignas(64) _Atomic uint64_t claim;
 } team_share;
 
+/* The time a worker spent running blocks, on its own cache line (only it writes there). */
+typedef struct team_clock {
+    _Alignas(64) uint64_t busy_ns;
+} team_clock;
+
 typedef struct team {
     int workers;
     team_share shares[CAIRN_MAX_WORKERS];
-    _Atomic uint32_t current; /* the sequence number of the stage last published */
-    atomic_int done;          /* blocks of the current stage finished */
-    team_stage stages[2];     /* by sequence parity: a slow worker may still read the last one */
-    uint32_t sequence;        /* the coordinator's */
+    team_clock clocks[CAIRN_MAX_WORKERS]; /* kept when there is more than one worker */
+    _Atomic uint32_t current;             /* the sequence number of the stage last published */
+    atomic_int done;                      /* blocks of the current stage finished */
+    team_stage stages[2]; /* by sequence parity: a slow worker may still read the last one */
+    uint32_t sequence;    /* the coordinator's */
 } team;
 
 /* The code the coordinator runs; it calls team_stage_run for each parallel stage. */
 typedef void team_program_fn(team *t, void *context);
 
 /* Runs program with the world's workers (inline with one worker, through the task callbacks
-   otherwise) and returns when it and every worker are done. */
-void team_run(const cairn_world_def *def, team_program_fn *program, void *context);
+   otherwise) and returns when it and every worker are done. busy_ms (may be NULL): per worker,
+   the time it spent in the stages' blocks is added (with one worker, the whole program's). */
+void team_run(const cairn_world_def *def, team_program_fn *program, void *context, float *busy_ms);
 
 /* Coordinator only: runs run(context, start, end, worker) over [0, items) in blocks on every
    worker, and returns when all are done. About four blocks per worker, so that one that finishes

@@ -463,7 +463,7 @@ void solver_step(cairn_world *world, float dt)
         s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
     rest_body(&s, (uint32_t)world->bodies.count); /* the body of the batches' empty lanes */
     s.pass = make_pass(&s, s.h);
-    team_run(&world->def, solve_step, &s);
+    team_run(&world->def, solve_step, &s, world->stats.solver_worker_ms);
     velocities_store(world, s.velocities);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);
