@@ -29,11 +29,17 @@ struct tree_node {
 
 /* ---- small dense matrices, row-major, double ---- */
 
+/* The small dense kernels are written once for any n and stamped out for the sizes that
+   occur most (a body's 6, a ball joint's 3): with n known the compiler unrolls the loops, and
+   the tree's factor and solve spend most of their time here. The order of the operations is
+   the same whatever the size, so are the results. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* Factors the symmetric definite (positive or negative) n x n matrix a in place as L D L^T,
    without pivoting: every block of the elimination is definite (bodies' articulated inertias
    positive, joints' Schur complements negative). A vanishing pivot (a row with no body to act
    on) is stored as 0, and ldl_solve then gives 0 for it. */
-static void ldl_factor(double *a, int n)
+ALWAYS_INLINE void ldl_factor_n(double *a, int n)
 {
     for (int j = 0; j < n; ++j) {
         double pivot = a[j * n + j];
@@ -50,8 +56,22 @@ static void ldl_factor(double *a, int n)
     }
 }
 
+static void ldl_factor(double *a, int n)
+{
+    switch (n) {
+    case 3:
+        ldl_factor_n(a, 3);
+        break;
+    case 6:
+        ldl_factor_n(a, 6);
+        break;
+    default:
+        ldl_factor_n(a, n);
+    }
+}
+
 /* x = D^-1 x with the factors of ldl_factor (x of stride `stride`: a column of a matrix). */
-static void ldl_solve(const double *f, int n, double *x, int stride)
+ALWAYS_INLINE void ldl_solve_n(const double *f, int n, double *x, int stride)
 {
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < i; ++k)
@@ -61,6 +81,20 @@ static void ldl_solve(const double *f, int n, double *x, int stride)
     for (int i = n - 1; i >= 0; --i)
         for (int k = i + 1; k < n; ++k)
             x[i * stride] -= f[k * n + i] * x[k * stride];
+}
+
+static void ldl_solve(const double *f, int n, double *x, int stride)
+{
+    switch (n) {
+    case 3:
+        ldl_solve_n(f, 3, x, stride);
+        break;
+    case 6:
+        ldl_solve_n(f, 6, x, stride);
+        break;
+    default:
+        ldl_solve_n(f, n, x, stride);
+    }
 }
 
 /* The inverse of a small symmetric definite matrix (the bodies' inertia). */
