@@ -35,6 +35,11 @@ bool body_set_mass(body *b, float density)
 void body_sync(body *b)
 {
     b->center = xform_point(b->transform, b->local_center);
+    body_sync_inertia(b);
+}
+
+void body_sync_inertia(body *b)
+{
     mat3s rotation = xform_rotation_matrix(b->transform);
     b->inverse_inertia = glms_mat3_mul(glms_mat3_mul(rotation, b->inverse_inertia_local),
                                        glms_mat3_transpose(rotation));
