@@ -32,6 +32,18 @@ static inline cairn_transform xform_relative(cairn_transform frame, cairn_transf
         glms_quat_normalize(glms_quat_mul(glms_quat_conjugate(frame.rotation), xf.rotation))};
 }
 
+/* What glms_quat_rotatev(q, v) does after it normalises q, for p = glms_quat_normalize(q):
+   the same operations in the same order, so the same vector to the bit. Code that turns several
+   vectors by one rotation normalises it once and calls this. */
+static inline vec3s xform_rotate_normalized(versors p, vec3s v)
+{
+    vec3s u = {{p.x, p.y, p.z}};
+    float s = p.w;
+    vec3s turned = glms_vec3_add(glms_vec3_scale(u, 2.0f * glms_vec3_dot(u, v)),
+                                 glms_vec3_scale(v, s * s - glms_vec3_dot(u, u)));
+    return glms_vec3_add(turned, glms_vec3_scale(glms_vec3_cross(u, v), 2.0f * s));
+}
+
 /* Rotation matrix of a unit quaternion (columns are the rotated axes). */
 static inline mat3s xform_rotation_matrix(cairn_transform xf)
 {

@@ -37,6 +37,8 @@ typedef struct body {
 
 /* Sets transform-derived state (centre, world inertia) from body->transform. */
 void body_sync(body *b);
+/* Only the world inverse inertia (the centre already set). */
+void body_sync_inertia(body *b);
 /* Mass, centre and inertia from the shape and density (dynamic bodies). */
 bool body_set_mass(body *b, float density);
 /* The tight bounds of the body's shape at its transform. */

@@ -35,9 +35,29 @@ bool body_set_mass(body *b, float density)
 void body_sync(body *b)
 {
     b->center = xform_point(b->transform, b->local_center);
+    body_sync_inertia(b);
+}
+
+static bool is_diagonal(const mat3s *m)
+{
+    return m->raw[0][1] == 0.0f && m->raw[0][2] == 0.0f && m->raw[1][0] == 0.0f &&
+           m->raw[1][2] == 0.0f && m->raw[2][0] == 0.0f && m->raw[2][1] == 0.0f;
+}
+
+/* R I^-1 R^T. Most shapes' inertia is diagonal in the body frame (spheres, boxes, capsules,
+   cylinders): R I^-1 is then R's columns scaled, each entry the one product that is not a
+   product by zero, so the same as the full product's. This runs for every body at every
+   substep. */
+void body_sync_inertia(body *b)
+{
     mat3s rotation = xform_rotation_matrix(b->transform);
-    b->inverse_inertia = glms_mat3_mul(glms_mat3_mul(rotation, b->inverse_inertia_local),
-                                       glms_mat3_transpose(rotation));
+    mat3s scaled;
+    if (is_diagonal(&b->inverse_inertia_local))
+        for (int c = 0; c < 3; ++c)
+            scaled.col[c] = glms_vec3_scale(rotation.col[c], b->inverse_inertia_local.raw[c][c]);
+    else
+        scaled = glms_mat3_mul(rotation, b->inverse_inertia_local);
+    b->inverse_inertia = glms_mat3_mul(scaled, glms_mat3_transpose(rotation));
 }
 
 cairn_aabb body_bounds(const body *b)

@@ -15,14 +15,16 @@ static vec3s clamp_length(vec3s v, float limit)
 /* Without torques a body keeps its world angular momentum L = I w while its inertia turns
    with it: carrying L across the rotation update (and recovering w from the new inertia)
    gives the gyroscopic motion of a tumbling body without the energy gain of an explicit
-   gyroscopic torque. */
-static vec3s keep_angular_momentum(const body *b, versors before, vec3s w)
+   gyroscopic torque. before and after are the two rotations normalised (xform.h): the vectors
+   are turned as xform_vector and xform_inverse_vector would turn them. */
+static vec3s keep_angular_momentum(const body *b, versors before, versors after, vec3s w)
 {
-    cairn_transform old_frame = {b->center, before};
-    vec3s momentum = xform_vector(
-        old_frame, glms_mat3_mulv(b->inertia_local, xform_inverse_vector(old_frame, w)));
-    return xform_vector(b->transform, glms_mat3_mulv(b->inverse_inertia_local,
-                                                     xform_inverse_vector(b->transform, momentum)));
+    vec3s momentum = xform_rotate_normalized(
+        before,
+        glms_mat3_mulv(b->inertia_local, xform_rotate_normalized(glms_quat_conjugate(before), w)));
+    return xform_rotate_normalized(
+        after, glms_mat3_mulv(b->inverse_inertia_local,
+                              xform_rotate_normalized(glms_quat_conjugate(after), momentum)));
 }
 
 void velocities_load(const cairn_world *world, body_velocity *velocities)
@@ -110,10 +112,16 @@ void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
         versors before = b->transform.rotation;
         b->transform.rotation =
             b->type == CAIRN_KINEMATIC ? rotate_exact(before, w, h) : rotate(before, w, h);
+        /* one normalisation of each rotation for the five vectors turned below (each
+           xform_vector call would normalise again) */
+        versors after = glms_quat_normalize(b->transform.rotation);
         if (b->type == CAIRN_DYNAMIC)
-            velocities[i].angular = keep_angular_momentum(b, before, velocities[i].angular);
-        b->transform.position =
-            glms_vec3_sub(b->center, xform_vector(b->transform, b->local_center));
-        body_sync(b);
+            velocities[i].angular =
+                keep_angular_momentum(b, glms_quat_normalize(before), after, velocities[i].angular);
+        vec3s offset = xform_rotate_normalized(after, b->local_center);
+        b->transform.position = glms_vec3_sub(b->center, offset);
+        /* body_sync, with the offset it would turn again */
+        b->center = glms_vec3_add(offset, b->transform.position);
+        body_sync_inertia(b);
     }
 }

@@ -22,19 +22,38 @@ const joint_ops *joint_ops_of(cairn_joint_type type)
     return table[type];
 }
 
+/* A frame's k-th axis: what rotating the unit vector e_k by the frame gives, written out with
+   the products by the zeros of e_k left out (the joints ask for these several times a
+   substep). The operations that remain are those of glms_quat_rotatev, in its order: the same
+   axis to the bit. */
+static vec3s frame_axis(versors frame, int k)
+{
+    versors p = glms_quat_normalize(frame);
+    vec3s u = {{p.x, p.y, p.z}};
+    float s = p.w;
+    float along = 2.0f * u.raw[k], scale = s * s - glms_vec3_dot(u, u), twice = 2.0f * s;
+    vec3s v = glms_vec3_scale(u, along);
+    v.raw[k] += scale;
+    /* u x e_k, which has a zero at k */
+    int next = (k + 1) % 3, last = (k + 2) % 3;
+    v.raw[next] += u.raw[last] * twice;
+    v.raw[last] += -u.raw[next] * twice;
+    return v;
+}
+
 vec3s joint_axis_x(versors frame)
 {
-    return glms_quat_rotatev(frame, (vec3s){{1.0f, 0.0f, 0.0f}});
+    return frame_axis(frame, 0);
 }
 
 vec3s joint_axis_y(versors frame)
 {
-    return glms_quat_rotatev(frame, (vec3s){{0.0f, 1.0f, 0.0f}});
+    return frame_axis(frame, 1);
 }
 
 vec3s joint_axis_z(versors frame)
 {
-    return glms_quat_rotatev(frame, (vec3s){{0.0f, 0.0f, 1.0f}});
+    return frame_axis(frame, 2);
 }
 
 versors joint_relative_rotation(const joint_step *s)

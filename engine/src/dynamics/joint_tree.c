@@ -29,11 +29,17 @@ struct tree_node {
 
 /* ---- small dense matrices, row-major, double ---- */
 
+/* The small dense kernels are written once for any n and stamped out for the sizes that
+   occur most (a body's 6, a ball joint's 3): with n known the compiler unrolls the loops, and
+   the tree's factor and solve spend most of their time here. The order of the operations is
+   the same whatever the size, so are the results. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* Factors the symmetric definite (positive or negative) n x n matrix a in place as L D L^T,
    without pivoting: every block of the elimination is definite (bodies' articulated inertias
    positive, joints' Schur complements negative). A vanishing pivot (a row with no body to act
    on) is stored as 0, and ldl_solve then gives 0 for it. */
-static void ldl_factor(double *a, int n)
+ALWAYS_INLINE void ldl_factor_n(double *a, int n)
 {
     for (int j = 0; j < n; ++j) {
         double pivot = a[j * n + j];
@@ -50,8 +56,22 @@ static void ldl_factor(double *a, int n)
     }
 }
 
+static void ldl_factor(double *a, int n)
+{
+    switch (n) {
+    case 3:
+        ldl_factor_n(a, 3);
+        break;
+    case 6:
+        ldl_factor_n(a, 6);
+        break;
+    default:
+        ldl_factor_n(a, n);
+    }
+}
+
 /* x = D^-1 x with the factors of ldl_factor (x of stride `stride`: a column of a matrix). */
-static void ldl_solve(const double *f, int n, double *x, int stride)
+ALWAYS_INLINE void ldl_solve_n(const double *f, int n, double *x, int stride)
 {
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < i; ++k)
@@ -61,6 +81,20 @@ static void ldl_solve(const double *f, int n, double *x, int stride)
     for (int i = n - 1; i >= 0; --i)
         for (int k = i + 1; k < n; ++k)
             x[i * stride] -= f[k * n + i] * x[k * stride];
+}
+
+static void ldl_solve(const double *f, int n, double *x, int stride)
+{
+    switch (n) {
+    case 3:
+        ldl_solve_n(f, 3, x, stride);
+        break;
+    case 6:
+        ldl_solve_n(f, 6, x, stride);
+        break;
+    default:
+        ldl_solve_n(f, n, x, stride);
+    }
 }
 
 /* The inverse of a small symmetric definite matrix (the bodies' inertia). */
@@ -151,6 +185,37 @@ static void tree_nodes(const joint_tree *t, int first, int end, int *from, int *
     *to = end > 0 ? t->tree_end[end - 1] : 0;
 }
 
+/* Factors a node and takes its share off its parent; dim and pdim are the node's and the
+   parent's sizes. */
+ALWAYS_INLINE void eliminate_n(tree_node *n, tree_node *p, const tree_joint *joints, int dim,
+                               int pdim)
+{
+    ldl_factor_n(n->factors, dim);
+    double h[36];
+    coupling(n, p, joints, h);
+    /* to_parent = D^-1 H (dim x pdim), a column at a time; the parent's D -= H^T D^-1 H */
+    memcpy(n->to_parent, h, sizeof(double) * (size_t)(dim * pdim));
+    for (int c = 0; c < pdim; ++c)
+        ldl_solve_n(n->factors, dim, n->to_parent + c, pdim);
+    for (int r = 0; r < pdim; ++r)
+        for (int c = 0; c <= r; ++c) {
+            double sum = 0.0;
+            for (int k = 0; k < dim; ++k)
+                sum += h[k * pdim + r] * n->to_parent[k * pdim + c];
+            p->factors[r * pdim + c] -= sum; /* the lower triangle is all LDL^T reads */
+        }
+}
+
+static void eliminate(tree_node *n, tree_node *p, const tree_joint *joints)
+{
+    if (n->dim == 6 && p->dim == 3)
+        eliminate_n(n, p, joints, 6, 3);
+    else if (n->dim == 3 && p->dim == 6)
+        eliminate_n(n, p, joints, 3, 6);
+    else
+        eliminate_n(n, p, joints, n->dim, p->dim);
+}
+
 void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int end)
 {
     int from, to;
@@ -165,23 +230,10 @@ void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int e
     }
     for (int i = from; i < to; ++i) {
         tree_node *n = &t->nodes[i];
-        ldl_factor(n->factors, n->dim);
         if (n->parent < 0)
-            continue;
-        tree_node *p = &t->nodes[n->parent];
-        double h[36];
-        coupling(n, p, joints, h);
-        /* to_parent = D^-1 H (dim x pdim), a column at a time; the parent's D -= H^T D^-1 H */
-        memcpy(n->to_parent, h, sizeof(double) * (size_t)(n->dim * p->dim));
-        for (int c = 0; c < p->dim; ++c)
-            ldl_solve(n->factors, n->dim, n->to_parent + c, p->dim);
-        for (int r = 0; r < p->dim; ++r)
-            for (int c = 0; c <= r; ++c) {
-                double sum = 0.0;
-                for (int k = 0; k < n->dim; ++k)
-                    sum += h[k * p->dim + r] * n->to_parent[k * p->dim + c];
-                p->factors[r * p->dim + c] -= sum; /* the lower triangle is all LDL^T reads */
-            }
+            ldl_factor(n->factors, n->dim);
+        else
+            eliminate(n, &t->nodes[n->parent], joints);
     }
 }
 
@@ -199,9 +251,53 @@ static void joint_residual(const tree_joint *tj, softness soft, double *out)
         double jv = 0.0;
         for (int k = 0; k < 12; ++k)
             jv += (double)row->jacobian[k] * (double)v[k];
-        out[r] = jv + (double)soft.bias_rate * (double)row->error +
-                 ratio * row_stiffness(row, tj->pair) * (double)*row->impulse;
+        out[r] = jv + (double)soft.bias_rate * (double)row->error;
+        if (ratio != 0.0) /* rigid rows (every calm tree's) have no compliance term */
+            out[r] += ratio * row_stiffness(row, tj->pair) * (double)*row->impulse;
     }
+}
+
+/* The forward sweep at a node: its share of the right-hand side goes to its parent. */
+ALWAYS_INLINE void pass_up_n(const tree_node *n, tree_node *p, int dim, int pdim)
+{
+    for (int c = 0; c < pdim; ++c)
+        for (int k = 0; k < dim; ++k)
+            p->x[c] -= n->to_parent[k * pdim + c] * n->x[k];
+}
+
+static void pass_up(const tree_node *n, tree_node *p)
+{
+    if (n->dim == 6 && p->dim == 3)
+        pass_up_n(n, p, 6, 3);
+    else if (n->dim == 3 && p->dim == 6)
+        pass_up_n(n, p, 3, 6);
+    else
+        pass_up_n(n, p, n->dim, p->dim);
+}
+
+/* The backward sweep at a node (parent NULL at a root): its unknowns from its parent's. */
+ALWAYS_INLINE void solve_down_n(tree_node *n, const tree_node *p, int dim, int pdim)
+{
+    double y[6];
+    memcpy(y, n->x, sizeof(double) * (size_t)dim);
+    ldl_solve_n(n->factors, dim, y, 1);
+    if (p) {
+        for (int r = 0; r < dim; ++r)
+            for (int c = 0; c < pdim; ++c)
+                y[r] -= n->to_parent[r * pdim + c] * p->x[c];
+    }
+    memcpy(n->x, y, sizeof(double) * (size_t)dim);
+}
+
+static void solve_down(tree_node *n, const tree_node *p)
+{
+    int pdim = p ? p->dim : 0;
+    if (n->dim == 6 && pdim == 3)
+        solve_down_n(n, p, 6, 3);
+    else if (n->dim == 3 && pdim == 6)
+        solve_down_n(n, p, 3, 6);
+    else
+        solve_down_n(n, p, n->dim, pdim);
 }
 
 void joint_tree_solve(const joint_tree *t, tree_joint *joints, int first, int end)
@@ -217,29 +313,12 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints, int first, int en
             joint_residual(&joints[n->index], joints[n->index].soft, n->x);
     }
     /* forward: children first, each passes its share up */
-    for (int i = from; i < to; ++i) {
-        const tree_node *n = &nodes[i];
-        if (n->parent < 0)
-            continue;
-        tree_node *p = &nodes[n->parent];
-        for (int c = 0; c < p->dim; ++c)
-            for (int k = 0; k < n->dim; ++k)
-                p->x[c] -= n->to_parent[k * p->dim + c] * n->x[k];
-    }
+    for (int i = from; i < to; ++i)
+        if (nodes[i].parent >= 0)
+            pass_up(&nodes[i], &nodes[nodes[i].parent]);
     /* backward: parents first */
-    for (int i = to - 1; i >= from; --i) {
-        tree_node *n = &nodes[i];
-        double y[6];
-        memcpy(y, n->x, sizeof(double) * (size_t)n->dim);
-        ldl_solve(n->factors, n->dim, y, 1);
-        if (n->parent >= 0) {
-            const tree_node *p = &nodes[n->parent];
-            for (int r = 0; r < n->dim; ++r)
-                for (int c = 0; c < p->dim; ++c)
-                    y[r] -= n->to_parent[r * p->dim + c] * p->x[c];
-        }
-        memcpy(n->x, y, sizeof(double) * (size_t)n->dim);
-    }
+    for (int i = to - 1; i >= from; --i)
+        solve_down(&nodes[i], nodes[i].parent >= 0 ? &nodes[nodes[i].parent] : NULL);
     for (int i = from; i < to; ++i) {
         const tree_node *n = &nodes[i];
         if (n->kind == NODE_JOINT) {
