@@ -272,7 +272,7 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
             child_xf.rotation = glms_quat_mul(xf.rotation, local.rotation);
         }
         cairn_query_result query;
-        bool answered = mesh_triangle_query(mesh, mesh_xf, 0, piece, child_xf, &query);
+        bool answered = mesh_triangle_query(mesh, mesh_xf, 0, piece, child_xf, NULL, &query);
         double n[3] = {query.normal.x, query.normal.y, query.normal.z};
         piece_truth t = oracle_piece(piece, child_xf, &tri, world_c, answered ? n : NULL);
         oracle_result r = t.r;
@@ -293,7 +293,7 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
     }
     manifold m[CONTACT_MAX_MANIFOLDS];
     compound_stats stats = {0};
-    int count = mesh_manifolds(mesh, mesh_xf, shape, xf, margin, NULL, 0, m, &stats);
+    int count = mesh_manifolds(mesh, mesh_xf, shape, xf, margin, NULL, 0, NULL, m, &stats);
     /* no oracle (a capsule core through the triangle), a normal facing the triangle's back or
        edge-on, or a distance at the margin: not decided here */
     double facing = ov_dot(truth.r.normal, up);
