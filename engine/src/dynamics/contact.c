@@ -193,7 +193,7 @@ void contact_dispose(cairn_world *world, contact *c)
     free_blocks(c);
 }
 
-static void free_extras(contact_array *contacts)
+static void free_all_blocks(contact_array *contacts)
 {
     for (int i = 0; i < contacts->count; ++i)
         free_blocks(&contacts->data[i]);
@@ -201,8 +201,8 @@ static void free_extras(contact_array *contacts)
 
 void contacts_free(cairn_world *world)
 {
-    free_extras(&world->contacts);
-    free_extras(&world->parked);
+    free_all_blocks(&world->contacts);
+    free_all_blocks(&world->parked);
     array_free(&world->contacts);
     array_free(&world->parked);
 }
