@@ -256,9 +256,9 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
     /* the oracle: the closest (deepest) piece; each piece's query against its own answer */
     piece_truth truth = {.r = {.distance = INFINITY}, .lo = INFINITY, .hi = INFINITY};
     /* 1 mm for pieces of 0.2 to 1 m (a thousandth of their size: the engine's GJK/EPA stop
-       within that), plus 4 float ulps of the offset: every position is a float there (half an
-       ulp), and the world-space witness and manifold points pass through a few float
-       transforms, each rounding to the offset's ulp (1e4: 9.8e-4 m, so 4.9 mm in all). */
+       within that), plus 4 float ulps of the offset (FLT_EPSILON * offset bounds one): world
+       points (witnesses, manifold points) pass through a few float transforms, each rounding
+       to the offset's ulp. So 1 mm at 0, 1.5 mm at 1e3, 5.8 mm at 1e4. */
     double tolerance = 1e-3 + 4.0 * FLT_EPSILON * offset;
     int pieces = kind == KIND_COMPOUND ? cairn_compound_child_count(shape) : 1;
     for (int i = 0; i < pieces; ++i) {
