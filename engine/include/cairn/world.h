@@ -203,7 +203,8 @@ typedef struct cairn_step_stats {
                               (contacts of sleeping islands are parked and not counted) */
     int points;            /* their manifold points */
     float gjk_iterations;  /* mean per narrow-phase query */
-    int cache_hits;        /* queries that reused a cached simplex */
+    int cache_hits;        /* queries that reused a cached simplex (a mesh or heightfield pair
+                              counts each part-triangle query) */
     int epa_calls;         /* narrow-phase queries that needed EPA (overlapping cores) */
     int manifolds_reused;  /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
     float integrate_ms;    /* velocity and position integration, ms (a part of solver_ms) */

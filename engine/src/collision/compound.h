@@ -44,6 +44,7 @@ bool compound_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shap
 /* Narrow-phase work, for the step statistics. */
 typedef struct compound_stats {
     int queries, gjk_iterations, epa_calls, epa_cap_stops;
+    int cache_hits; /* queries warm-started from a cached simplex (mesh pairs) */
 } compound_stats;
 
 /* The contact manifolds of a pair with at least one compound. Each child pair whose bounds come

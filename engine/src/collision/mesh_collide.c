@@ -8,6 +8,7 @@
 #include "collision/cluster.h"
 #include "collision/manifold_clip.h"
 #include "collision/query.h"
+#include "collision/triangle_cache.h"
 #include "collision/triangle_shape.h"
 #include "core/error.h"
 #include "core/validate.h"
@@ -71,8 +72,15 @@ typedef struct mesh_pair {
     float margin;
     cluster_set *clusters;
     compound_stats *stats;
-    bool overlap; /* mesh_overlap's answer */
+    triangle_cache *cache; /* NULL: every query starts cold */
+    bool overlap;          /* mesh_overlap's answer */
 } mesh_pair;
+
+/* The key of a part-triangle pair, in the cache and in the feature ids. */
+static uint32_t pair_key(const mesh_pair *p, int triangle)
+{
+    return (uint32_t)triangle * (uint32_t)p->part_count + (uint32_t)p->part_index;
+}
 
 /* A sphere against a triangle: the centre's closest point in double. False when the centre is
    behind the triangle's plane (one-sided) or farther than radius + margin. */
@@ -117,17 +125,37 @@ static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s fa
     return true;
 }
 
+/* GJK/EPA between the part and one triangle, warm-started from the pair's cached simplex. */
+static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_query_result *q,
+                         bool *epa_capped)
+{
+    cairn_gjk_cache warm, *gjk = NULL;
+    int slot = -1;
+    uint32_t key = pair_key(p, triangle);
+    if (p->cache) {
+        slot = triangle_cache_load(p->cache, key, p->mesh_is_a, t->vertices, &warm);
+        gjk = &warm;
+        if (p->stats)
+            p->stats->cache_hits += slot >= 0;
+    }
+    bool ok =
+        p->mesh_is_a
+            ? query_collide(&t->shape, p->mesh_xf, p->part.shape, p->part.xf, gjk, q, epa_capped)
+            : query_collide(p->part.shape, p->part.xf, &t->shape, p->mesh_xf, gjk, q, epa_capped);
+    if (ok && p->cache)
+        triangle_cache_store(p->cache, slot, key, p->mesh_is_a, t->vertices, &warm);
+    return ok;
+}
+
 /* The query between the part and one triangle, in body order (A first). */
-static bool part_triangle(mesh_pair *p, triangle_shape *t, vec3s face, cairn_query_result *q)
+static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s face,
+                          cairn_query_result *q)
 {
     const vec3s *corners = t->vertices;
     if (cairn_shape_get_type(p->part.shape) == CAIRN_SHAPE_SPHERE)
         return sphere_triangle(p, corners, face, q);
     bool epa_capped;
-    bool ok =
-        p->mesh_is_a
-            ? query_collide(&t->shape, p->mesh_xf, p->part.shape, p->part.xf, NULL, q, &epa_capped)
-            : query_collide(p->part.shape, p->part.xf, &t->shape, p->mesh_xf, NULL, q, &epa_capped);
+    bool ok = cached_query(p, triangle, t, q, &epa_capped);
     if (!ok)
         return false;
     if (p->stats) {
@@ -142,7 +170,8 @@ static bool part_triangle(mesh_pair *p, triangle_shape *t, vec3s face, cairn_que
 }
 
 bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
-                         const cairn_shape *convex, cairn_transform xf, cairn_query_result *out)
+                         const cairn_shape *convex, cairn_transform xf, triangle_cache *cache,
+                         cairn_query_result *out)
 {
     mesh_pair p = {.mesh = mesh,
                    .mesh_xf = mesh_xf,
@@ -150,12 +179,14 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
                    .xb = xf,
                    .mesh_is_a = true,
                    .part = {convex, xf},
-                   .margin = INFINITY};
+                   .part_count = 1,
+                   .margin = INFINITY,
+                   .cache = cache};
     vec3s corners[3];
     triangles_corners(mesh, triangle, corners);
     triangle_shape t;
     triangle_shape_make(&t, corners);
-    return part_triangle(&p, &t, t.faces[0].normal, out);
+    return part_triangle(&p, triangle, &t, t.faces[0].normal, out);
 }
 
 /* Distance from p to the segment a-b (segment_closest with p as a segment of length 0). */
@@ -279,7 +310,7 @@ static bool collide_triangle(void *context, int triangle, const vec3s corners[3]
     triangle_shape_make(&t, corners);
     vec3s face = t.faces[0].normal;
     cairn_query_result q;
-    if (!part_triangle(p, &t, face, &q))
+    if (!part_triangle(p, triangle, &t, face, &q))
         return true;
     bool witness =
         !is_ghost_contact(p, triangle, corners, face, &q) || face_contact(p, corners, face, &q);
@@ -292,15 +323,15 @@ static bool collide_triangle(void *context, int triangle, const vec3s corners[3]
     if (count > 0) {
         if (witness)
             add_witness(&m, &q, pa.xf, pb.xf);
-        uint32_t pair = (uint32_t)triangle * (uint32_t)p->part_count + (uint32_t)p->part_index;
-        cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair, q.distance);
+        cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair_key(p, triangle), q.distance);
     }
     return true;
 }
 
 int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, float margin, const vec3s *previous, int previous_count,
-                   manifold out[CONTACT_MAX_MANIFOLDS], compound_stats *stats)
+                   triangle_cache *cache, manifold out[CONTACT_MAX_MANIFOLDS],
+                   compound_stats *stats)
 {
     cluster_set set;
     cluster_set_init(&set, previous, previous_count);
@@ -316,13 +347,18 @@ int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    .part_count = shape_part_count(other),
                    .margin = margin,
                    .clusters = &set,
-                   .stats = stats};
+                   .stats = stats,
+                   .cache = cache};
+    if (cache)
+        triangle_cache_begin(cache);
     for (int j = 0; j < p.part_count; ++j) {
         p.part = shape_part_at(other, mesh_is_a ? xb : xa, j);
         p.part_index = j;
         triangles_query_box(p.mesh, part_bounds_in(p.mesh_xf, p.part, margin), collide_triangle,
                             &p);
     }
+    if (cache)
+        triangle_cache_end(cache);
     return cluster_set_write(&set, out);
 }
 

@@ -4,6 +4,7 @@
 #define CAIRN_COLLISION_MESH_COLLIDE_H
 
 #include "collision/compound.h"
+#include "collision/triangle_cache.h"
 
 /* shape_raycast for a mesh or heightfield: the closest triangle hit (either side), its normal
    facing against the ray (world), and its index (may be NULL). */
@@ -25,16 +26,21 @@ bool mesh_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b
    lies over the triangle (or just past a nearly flat seam), else only the body's face clipped
    over the triangle.
    Feature ids carry the triangle index; the manifolds are merged per direction and reduced to
-   four points each as compound_manifolds does (previous: last step's normals). Returns how many
-   were written. */
+   four points each as compound_manifolds does (previous: last step's normals). `cache` (may be
+   NULL) warm-starts each part-triangle GJK from last step's simplex and keeps this step's for
+   the triangles met (triangle_cache.h). Returns how many manifolds were written. */
 int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, float margin, const vec3s *previous, int previous_count,
-                   manifold out[CONTACT_MAX_MANIFOLDS], compound_stats *stats);
+                   triangle_cache *cache, manifold out[CONTACT_MAX_MANIFOLDS],
+                   compound_stats *stats);
 
 /* The query between one triangle (as A) and a convex shape (not a compound) as the narrow phase
-   runs it: false when the normal faces the triangle's back. For tests and tools. */
+   runs it: false when the normal faces the triangle's back. With a cache (may be NULL), warm
+   started and kept as mesh_manifolds does for part 0 of 1 (the caller brackets its pass with
+   triangle_cache_begin and _end). For tests and tools. */
 bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
-                         const cairn_shape *convex, cairn_transform xf, cairn_query_result *out);
+                         const cairn_shape *convex, cairn_transform xf, triangle_cache *cache,
+                         cairn_query_result *out);
 
 /* Cosine of the largest angle between a contact normal and the triangle's front normal for which
    the contact is kept (below it, the normal points into the back half-space). */

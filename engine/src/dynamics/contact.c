@@ -7,6 +7,7 @@
 
 #include "collision/compound.h"
 #include "collision/mesh_collide.h"
+#include "collision/triangle_cache.h"
 #include "geometry/shape.h"
 #include "collision/query.h"
 #include "core/alloc.h"
@@ -177,25 +178,31 @@ bool contacts_unpark_all(cairn_world *world)
     return unpark_where(world, true);
 }
 
+/* The contact's own blocks: extra manifolds, triangle caches (mem_free takes NULL). */
+static void free_blocks(contact *c)
+{
+    mem_free(c->extra, sizeof *c->extra);
+    mem_free(c->triangles, sizeof *c->triangles);
+    c->extra = NULL;
+    c->triangles = NULL;
+}
+
 void contact_dispose(cairn_world *world, contact *c)
 {
     events_contact_gone(world, c);
-    if (c->extra)
-        mem_free(c->extra, sizeof *c->extra);
-    c->extra = NULL;
+    free_blocks(c);
 }
 
-static void free_extras(contact_array *contacts)
+static void free_all_blocks(contact_array *contacts)
 {
     for (int i = 0; i < contacts->count; ++i)
-        if (contacts->data[i].extra)
-            mem_free(contacts->data[i].extra, sizeof *contacts->data[i].extra);
+        free_blocks(&contacts->data[i]);
 }
 
 void contacts_free(cairn_world *world)
 {
-    free_extras(&world->contacts);
-    free_extras(&world->parked);
+    free_all_blocks(&world->contacts);
+    free_all_blocks(&world->parked);
     array_free(&world->contacts);
     array_free(&world->parked);
 }
@@ -350,9 +357,6 @@ static void store_manifolds(contact *c, const manifold *next, int count)
     }
 }
 
-/* A pair with a compound, mesh or heightfield: one manifold per direction its part pairs (child
-   pairs, part-triangle pairs) touch along, impulses matched (no simplex cache: the contact's one
-   cache cannot serve several part pairs). */
 /* One worker's counts of its narrow-phase queries, merged into the step statistics in worker
    order. Padded to a cache line: workers write theirs at the same time. */
 typedef struct narrow_tally {
@@ -360,8 +364,21 @@ typedef struct narrow_tally {
     char padding[64 - 6 * sizeof(int)];
 } narrow_tally;
 
+/* The contact's triangle caches, allocated on first need (NULL without memory: the pair runs
+   uncached, as with simplex caching off). */
+static triangle_cache *triangle_caches(contact *c)
+{
+    if (!c->triangles && (c->triangles = mem_alloc(sizeof *c->triangles)) != NULL)
+        c->triangles->count = 0;
+    return c->triangles;
+}
+
+/* A pair with a compound, mesh or heightfield: one manifold per direction its part pairs (child
+   pairs, part-triangle pairs) touch along, impulses matched. Mesh pairs keep a simplex cache per
+   part-triangle pair when `caching`; compound pairs none (the contact's one cache cannot serve
+   several child pairs). */
 static void compound_narrow_phase(contact *c, const body *a, const body *b, float margin,
-                                  narrow_tally *tally)
+                                  bool caching, narrow_tally *tally)
 {
     compound_stats stats = {0};
     manifold next[CONTACT_MAX_MANIFOLDS];
@@ -371,11 +388,13 @@ static void compound_narrow_phase(contact *c, const body *a, const body *b, floa
         if (contact_manifold(c, i)->point_count > 0)
             previous[previous_count++] = contact_manifold(c, i)->normal;
     bool triangles = shape_is_triangles(a->shape) || shape_is_triangles(b->shape);
+    triangle_cache *cache = triangles && caching ? triangle_caches(c) : NULL;
     int count = triangles ? mesh_manifolds(a->shape, a->transform, b->shape, b->transform, margin,
-                                           previous, previous_count, next, &stats)
+                                           previous, previous_count, cache, next, &stats)
                           : compound_manifolds(a->shape, a->transform, b->shape, b->transform,
                                                margin, previous, previous_count, next, &stats);
     tally->gjk_iterations += stats.gjk_iterations;
+    tally->cache_hits += stats.cache_hits;
     tally->epa_calls += stats.epa_calls;
     tally->epa_cap_stops += stats.epa_cap_stops;
     for (int i = 0; i < count; ++i)
@@ -388,7 +407,7 @@ static void build_manifold(const cairn_world *world, contact *c, const body *a, 
                            float margin, narrow_tally *tally)
 {
     if (has_parts(a, b)) {
-        compound_narrow_phase(c, a, b, margin, tally);
+        compound_narrow_phase(c, a, b, margin, world->def.solver.simplex_caching, tally);
         pair_cache_store(c, a->transform, b->transform, margin);
         return;
     }

@@ -6,6 +6,8 @@
 
 #include <cairn/world.h>
 
+struct triangle_cache;
+
 enum {
     MANIFOLD_MAX_POINTS = 4,
     CONTACT_MAX_MANIFOLDS = 4 /* per body pair: compound pairs touching along several normals */
@@ -55,6 +57,10 @@ typedef struct contact {
     pair_cache reuse;
     manifold manifold;     /* the first (deepest) manifold */
     manifold_extra *extra; /* NULL until a compound pair needs more than one */
+    /* A pair with a mesh or heightfield: its per-triangle simplex caches (triangle_cache.h),
+       allocated at its first narrow phase with simplex caching on and kept until the contact
+       goes; NULL otherwise. */
+    struct triangle_cache *triangles;
     float friction, restitution;
     bool material_override; /* the pre-solve callback changed friction or restitution */
     bool touching;          /* has manifold points */

@@ -30,7 +30,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 2u
+#define SNAPSHOT_VERSION 3u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not what its shape and density give. */
@@ -274,6 +274,7 @@ typedef struct parsed {
     size_t bodies_at, contacts_at, characters_at; /* offsets of the sections */
     size_t joints_at;                             /* the joint free list, then slots */
     uint32_t extras;                              /* contacts with extra manifolds */
+    uint32_t triangle_caches;                     /* contacts with triangle cache entries */
     uint8_t *tags; /* awake-only snapshots: each body slot's tag (SLOT_*); else NULL */
     size_t tag_bytes;
 } parsed;
@@ -382,15 +383,15 @@ static bool check_kept_parked(const cairn_world *w, const parsed *p)
     return true;
 }
 
-static bool skip_contacts(cursor *c, uint32_t count, int body_slots, uint32_t *extras)
+static bool skip_contacts(cursor *c, uint32_t count, int body_slots, parsed *p)
 {
     for (uint32_t i = 0; i < count; ++i) {
         contact k;
-        manifold_extra extra;
-        bool has_extra;
-        if (!snapshot_take_contact(c, i, body_slots, &k, &extra, &has_extra))
+        contact_blocks blocks;
+        if (!snapshot_take_contact(c, i, body_slots, &k, &blocks))
             return false;
-        *extras += has_extra;
+        p->extras += blocks.has_extra;
+        p->triangle_caches += blocks.has_triangles;
     }
     return true;
 }
@@ -429,8 +430,9 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
     p->contacts_at = c.at;
     int slots = w->bodies.count;
     p->extras = 0;
-    if (!skip_contacts(&c, p->header.contacts, slots, &p->extras) ||
-        (!p->tags && !skip_contacts(&c, p->header.parked, slots, &p->extras)))
+    p->triangle_caches = 0;
+    if (!skip_contacts(&c, p->header.contacts, slots, p) ||
+        (!p->tags && !skip_contacts(&c, p->header.parked, slots, p)))
         return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
     p->joints_at = c.at;
     size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots +
@@ -547,82 +549,111 @@ static bool check_joints(const cairn_world *w, const parsed *p, const void *buff
 /* The new contact arrays and joint storage, allocated before anything changes. */
 /* What a restore needs beyond the world's own memory, gathered before anything changes: the
    contacts are read into the world's arrays (reserved to size first, which changes no content,
-   and warm in cache when a game rolls back the same world again), their extra manifolds drawn
-   from a pool of the world's current ones topped up with new ones. */
+   and warm in cache when a game rolls back the same world again), their blocks (extra manifolds,
+   triangle caches) drawn from pools of the world's current ones topped up with new ones. */
+typedef struct block_pool {
+    void **blocks;
+    int count, capacity;
+    size_t size; /* of one block */
+} block_pool;
+
 typedef struct restore_memory {
-    manifold_extra **extras; /* the pool */
-    int extra_count, extra_capacity;
+    block_pool extras, triangles;
     joint_array joints;
     id_pool joint_ids;
 } restore_memory;
 
-/* The extras of the contacts the restore replaces (not those it keeps: kept_parked). */
-static void gather_extras(const contact_array *contacts, const uint8_t *tags, restore_memory *m)
+/* One kind of contact block: the pointer to it in a contact. */
+typedef void *(*block_of)(const contact *c);
+
+static void *extra_of(const contact *c)
 {
-    for (int i = 0; i < contacts->count; ++i)
-        if (contacts->data[i].extra && !kept_parked(tags, &contacts->data[i]))
-            m->extras[m->extra_count++] = contacts->data[i].extra;
+    return c->extra;
 }
 
-static int count_extras(const contact_array *contacts, const uint8_t *tags)
+static void *triangles_of(const contact *c)
+{
+    return c->triangles;
+}
+
+/* The blocks of the contacts the restore replaces (not those it keeps: kept_parked); counted
+   only when pool is NULL. */
+static int gather_blocks(const contact_array *contacts, const uint8_t *tags, block_of get,
+                         block_pool *pool)
 {
     int count = 0;
-    for (int i = 0; i < contacts->count; ++i)
-        count += contacts->data[i].extra != NULL && !kept_parked(tags, &contacts->data[i]);
+    for (int i = 0; i < contacts->count; ++i) {
+        void *block = get(&contacts->data[i]);
+        if (block == NULL || kept_parked(tags, &contacts->data[i]))
+            continue;
+        ++count;
+        if (pool)
+            pool->blocks[pool->count++] = block;
+    }
     return count;
 }
 
-/* The pool holds the world's extras and enough new ones for the snapshot's; false (and nothing
-   allocated) when memory runs out. The world's extras stay the world's until apply. */
-static bool fill_extra_pool(const cairn_world *w, const parsed *p, restore_memory *m)
+/* Frees what the pool still holds and the pool itself. */
+static void empty_pool(block_pool *pool)
 {
-    uint32_t needed = p->extras;
-    int have = count_extras(&w->contacts, NULL) + count_extras(&w->parked, p->tags);
-    m->extra_capacity = have > (int)needed ? have : (int)needed;
-    if (m->extra_capacity == 0)
+    while (pool->count > 0)
+        mem_free(pool->blocks[--pool->count], pool->size);
+    if (pool->blocks)
+        mem_free(pool->blocks, sizeof *pool->blocks * (size_t)pool->capacity);
+    pool->blocks = NULL;
+}
+
+/* The pool holds the world's blocks of one kind and enough new ones for the snapshot's; false
+   (and nothing allocated) when memory runs out. The world's blocks stay the world's until
+   apply. */
+static bool fill_pool(const cairn_world *w, const parsed *p, block_of get, int needed,
+                      block_pool *pool)
+{
+    int have = gather_blocks(&w->contacts, NULL, get, NULL) +
+               gather_blocks(&w->parked, p->tags, get, NULL);
+    pool->capacity = have > needed ? have : needed;
+    if (pool->capacity == 0)
         return true;
-    m->extras = mem_alloc(sizeof *m->extras * (size_t)m->extra_capacity);
-    if (m->extras == NULL)
+    pool->blocks = mem_alloc(sizeof *pool->blocks * (size_t)pool->capacity);
+    if (pool->blocks == NULL)
         return false;
-    gather_extras(&w->contacts, NULL, m);
-    gather_extras(&w->parked, p->tags, m);
-    while (m->extra_count < (int)needed) {
-        manifold_extra *fresh = mem_alloc(sizeof *fresh);
+    gather_blocks(&w->contacts, NULL, get, pool);
+    gather_blocks(&w->parked, p->tags, get, pool);
+    while (pool->count < needed) {
+        void *fresh = mem_alloc(pool->size);
         if (fresh == NULL) {
-            while (m->extra_count > have)
-                mem_free(m->extras[--m->extra_count], sizeof(manifold_extra));
-            mem_free(m->extras, sizeof *m->extras * (size_t)m->extra_capacity);
-            m->extras = NULL;
+            while (pool->count > have) /* the world's own blocks stay the world's */
+                mem_free(pool->blocks[--pool->count], pool->size);
+            mem_free(pool->blocks, sizeof *pool->blocks * (size_t)pool->capacity);
+            pool->blocks = NULL;
             return false;
         }
-        m->extras[m->extra_count++] = fresh;
+        pool->blocks[pool->count++] = fresh;
     }
     return true;
 }
 
-/* Frees what the pool still holds and the pool itself. */
-static void empty_extra_pool(restore_memory *m)
+static void *pool_take(block_pool *pool)
 {
-    while (m->extra_count > 0)
-        mem_free(m->extras[--m->extra_count], sizeof(manifold_extra));
-    if (m->extras)
-        mem_free(m->extras, sizeof *m->extras * (size_t)m->extra_capacity);
-    m->extras = NULL;
+    return pool->blocks[--pool->count];
 }
 
-/* Reads count contacts into out (its capacity reserved already), extras from the pool. */
+/* Reads count contacts into out (its capacity reserved already), blocks from the pools. */
 static void read_contacts(cursor *c, uint32_t count, int body_slots, contact_array *out,
                           restore_memory *m)
 {
     out->count = 0;
     for (uint32_t i = 0; i < count; ++i) {
         contact *k = &out->data[out->count++];
-        manifold_extra extra;
-        bool has_extra;
-        snapshot_take_contact(c, i, body_slots, k, &extra, &has_extra); /* checked by parse */
-        if (has_extra) {
-            k->extra = m->extras[--m->extra_count];
-            *k->extra = extra;
+        contact_blocks blocks;
+        snapshot_take_contact(c, i, body_slots, k, &blocks); /* checked by parse */
+        if (blocks.has_extra) {
+            k->extra = pool_take(&m->extras);
+            *k->extra = blocks.extra;
+        }
+        if (blocks.has_triangles) {
+            k->triangles = pool_take(&m->triangles);
+            *k->triangles = blocks.triangles;
         }
     }
 }
@@ -647,17 +678,25 @@ static bool read_joints(cursor *c, const snapshot_header *h, restore_memory *m)
     return true;
 }
 
-/* Everything that can fail, before anything changes: the contact arrays' capacity, the extra
-   pool, the joints. */
+/* Everything that can fail, before anything changes: the contact arrays' capacity, the block
+   pools, the joints. */
 static bool read_memory(cairn_world *w, const parsed *p, const void *buffer, restore_memory *m)
 {
     memset(m, 0, sizeof *m);
+    m->extras.size = sizeof(manifold_extra);
+    m->triangles.size = sizeof(triangle_cache);
     if (!array_reserve(&w->contacts, (int)p->header.contacts + 1) ||
-        !array_reserve(&w->parked, (int)p->header.parked + 1) || !fill_extra_pool(w, p, m))
+        !array_reserve(&w->parked, (int)p->header.parked + 1) ||
+        !fill_pool(w, p, extra_of, (int)p->extras, &m->extras))
         return false;
+    if (!fill_pool(w, p, triangles_of, (int)p->triangle_caches, &m->triangles)) {
+        empty_pool(&m->extras);
+        return false;
+    }
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->joints_at};
     if (!read_joints(&c, &p->header, m)) {
-        empty_extra_pool(m);
+        empty_pool(&m->extras);
+        empty_pool(&m->triangles);
         array_free(&m->joints);
         id_pool_destroy(&m->joint_ids);
         return false;
@@ -750,7 +789,8 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
         keep_sleepers_parked(&w->parked, p->tags);
     else
         read_contacts(&contacts, p->header.parked, slots, &w->parked, m);
-    empty_extra_pool(m); /* the world's extras no contact has now */
+    empty_pool(&m->extras); /* the world's blocks no contact has now */
+    empty_pool(&m->triangles);
     array_free(&w->joints);
     id_pool_destroy(&w->joint_ids);
     w->joints = m->joints;

@@ -4,8 +4,10 @@
    body_a, body_b (u32), friction, restitution (f32), surface_velocity (3 f32), flags (u8),
    the GJK cache (count u8, axis, count pairs of local points), the pair cache when valid
    (relative position, rotation, local normal, margin), the first manifold, then when the flags say
-   so the number of extra manifolds (u8) and each with its local normal. A manifold: normal,
-   friction impulse (3 f32 each), twist impulse (f32), point count (u8), and each live point whole.
+   so the number of extra manifolds (u8) and each with its local normal; then the number of
+   triangle cache entries (u8, 0 without a cache), each its key (u32), vertex count (u8), that
+   many corner indices (u8) and convex points, and its axis. A manifold: normal, friction
+   impulse (3 f32 each), twist impulse (f32), point count (u8), and each live point whole.
 
    Unused slots (cache points past its count, manifold points past theirs, extra manifolds past
    theirs) are not stored and come back zeroed: nothing reads them. */
@@ -60,6 +62,20 @@ static void put_cache(cursor *c, const cairn_gjk_cache *cache)
     put(c, data.b_local, sizeof(vec3s) * (size_t)count);
 }
 
+static void put_triangles(cursor *c, const triangle_cache *cache)
+{
+    int count = cache ? cache->count : 0;
+    put_u8(c, count);
+    for (int i = 0; i < count; ++i) {
+        const triangle_cache_entry *e = &cache->entries[i];
+        put(c, &cache->keys[i], sizeof cache->keys[i]);
+        put_u8(c, e->count);
+        put(c, e->corners, e->count);
+        put(c, e->points, sizeof(vec3s) * e->count);
+        put(c, &e->axis, sizeof e->axis);
+    }
+}
+
 static void put_contact(cursor *c, const contact *k)
 {
     put(c, &k->body_a, sizeof k->body_a);
@@ -84,6 +100,7 @@ static void put_contact(cursor *c, const contact *k)
             put(c, &k->extra->local_normals[i], sizeof(vec3s));
         }
     }
+    put_triangles(c, k->triangles);
 }
 
 void snapshot_put_contacts(cursor *c, const contact_array *contacts)
@@ -159,8 +176,37 @@ static bool take_extra(cursor *c, manifold_extra *extra, uint32_t index)
     return true;
 }
 
+/* A cache entry's corners must name corners: a restored index reads corners[index]. */
+static bool take_entry(cursor *c, triangle_cache_entry *e, uint32_t index)
+{
+    int count = 0;
+    if (!take_count(c, 4, &count, "cached triangle simplex points", index) ||
+        !take(c, e->corners, (size_t)count) || !take(c, e->points, sizeof(vec3s) * (size_t)count) ||
+        !take(c, &e->axis, sizeof e->axis))
+        return false;
+    e->count = (uint8_t)count;
+    for (int v = 0; v < count; ++v)
+        if (e->corners[v] > 2)
+            return error_set("cairn_world_restore: contact %u caches triangle corner %u", index,
+                             e->corners[v]);
+    return true;
+}
+
+static bool take_triangles(cursor *c, triangle_cache *cache, bool *has, uint32_t index)
+{
+    memset(cache, 0, sizeof *cache);
+    if (!take_count(c, TRIANGLE_CACHE_CAPACITY, &cache->count, "triangle cache entries", index))
+        return false;
+    for (int i = 0; i < cache->count; ++i)
+        if (!take(c, &cache->keys[i], sizeof cache->keys[i]) ||
+            !take_entry(c, &cache->entries[i], index))
+            return false;
+    *has = cache->count > 0;
+    return true;
+}
+
 bool snapshot_take_contact(cursor *c, uint32_t index, int body_slots, contact *out,
-                           manifold_extra *extra, bool *has_extra)
+                           contact_blocks *blocks)
 {
     contact k;
     memset(&k, 0, sizeof k);
@@ -180,8 +226,10 @@ bool snapshot_take_contact(cursor *c, uint32_t index, int body_slots, contact *o
         return false;
     if (!take_manifold(c, &k.manifold, index))
         return false;
-    *has_extra = flags & FLAG_EXTRA;
-    if (*has_extra && !take_extra(c, extra, index))
+    blocks->has_extra = flags & FLAG_EXTRA;
+    if (blocks->has_extra && !take_extra(c, &blocks->extra, index))
+        return false;
+    if (!take_triangles(c, &blocks->triangles, &blocks->has_triangles, index))
         return false;
     *out = k;
     return true;
