@@ -43,8 +43,8 @@ typedef struct lane_samples {
 
 static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int steps, int count)
 {
-    cairn_world *worlds[WIDTHS];
-    lane_samples s[WIDTHS];
+    cairn_world *worlds[WIDTHS] = {0};
+    lane_samples s[WIDTHS] = {0};
     for (int w = 0; w < count; ++w) {
         worlds[w] = make_world(spec, shapes, widths[w]);
         double *block = calloc((size_t)steps * 4, sizeof(double));
