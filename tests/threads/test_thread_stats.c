@@ -51,8 +51,8 @@ Test(thread_stats, each_of_three_workers_within_the_solve)
     float total = 0.0f;
     for (int w = 0; w < 3; ++w) {
         cr_expect_geq(stats.solver_worker_ms[w], 0.0f);
-        cr_expect_leq(stats.solver_worker_ms[w], stats.solver_ms * 1.001f, "worker %d: %g of %g",
-                      w, (double)stats.solver_worker_ms[w], (double)stats.solver_ms);
+        cr_expect_leq(stats.solver_worker_ms[w], stats.solver_ms * 1.001f, "worker %d: %g of %g", w,
+                      (double)stats.solver_worker_ms[w], (double)stats.solver_ms);
         total += stats.solver_worker_ms[w];
     }
     cr_expect_gt(total, 0.0f);
