@@ -15,15 +15,6 @@ enum { DEFAULT_STEPS = 200, WIDTHS = 3 };
 
 static const int widths[WIDTHS] = {1, 4, 8};
 
-static bool eight_lanes_exact(void)
-{
-#ifdef CAIRN_DETERMINISTIC_BUILD
-    return true;
-#else
-    return false;
-#endif
-}
-
 static cairn_world *make_world(const scene_spec *spec, cairn_shape *const *shapes, int lanes)
 {
     cairn_world_def def = cairn_world_default_def();
@@ -75,10 +66,10 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
                bench_median(s[w].solve_ms, steps), bench_median(s[w].step_ratio, steps),
                bench_median(s[w].solve_ratio, steps));
     }
-    printf("  state: %s\n", mismatched < 0        ? "the same for every width at every step"
-                            : eight_lanes_exact() ? "DIFFERS (a determinism bug)"
-                                                  : "differs (8 lanes use FMA: CAIRN_DETERMINISTIC "
-                                                    "is off)");
+    bool fused = count == WIDTHS && contact_wide_select(8)->fused;
+    printf("  state: %s\n", mismatched < 0 ? "the same for every width at every step"
+                            : fused        ? "differs (8 lanes use FMA: CAIRN_DETERMINISTIC is off)"
+                                           : "DIFFERS (a determinism bug)");
     if (mismatched >= 0)
         printf("  first different at step %d\n", mismatched);
     for (int w = 0; w < count; ++w) {

@@ -41,6 +41,9 @@ enum { CONTACT_WIDE_MAX_LANES = 8 };
 /* Batch b of the array at batches. */
 typedef struct contact_wide_ops {
     int lanes;
+    /* Built with fused multiply-adds (CAIRN_DETERMINISTIC off): its results may differ from the
+       other widths' in the last bits. */
+    bool fused;
     size_t batch_bytes; /* batches must be 32-byte aligned */
     /* count prepared contacts into batch b's lanes; rest_body: the body index the empty lanes
        use (at rest, never moved) */

@@ -461,6 +461,9 @@ static void restitution(void *batches, int start, int end, const contact_pass *p
 
 const contact_wide_ops CONTACT_WIDE_OPS = {
     .lanes = CAIRN_LANES,
+#ifdef __FMA__
+    .fused = true,
+#endif
     .batch_bytes = sizeof(wide_batch),
     .pack = pack,
     .warm_start = warm_start,
