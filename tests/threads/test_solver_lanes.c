@@ -28,27 +28,12 @@ static cairn_world *scene_world(const thread_scene *scene, int mode, int lanes)
 static uint64_t scene_hash(const thread_scene *scene, int mode, int lanes, int workers)
 {
     cairn_world *world = scene_world(scene, mode, lanes);
-    cairn_thread_pool *pool = NULL;
-    if (workers > 1) {
-        pool = cairn_thread_pool_create(workers);
-        cr_assert_not_null(pool, "%s", cairn_thread_pool_last_error());
-        cairn_world_def def = cairn_world_get_def(world);
-        cairn_thread_pool_bind(pool, &def);
-        cr_assert(cairn_world_set_def(world, &def), "%s", cairn_last_error());
-    }
+    cairn_thread_pool *pool;
+    cr_assert(thread_bind_pool(world, workers, &pool));
     uint64_t hash = thread_run(world, scene->steps, scene->action);
     cairn_world_destroy(world);
     cairn_thread_pool_destroy(pool);
     return hash;
-}
-
-static bool eight_lanes_exact(void)
-{
-#ifdef CAIRN_DETERMINISTIC_BUILD
-    return true;
-#else
-    return false;
-#endif
 }
 
 static void same_for_every_width(const char *name, int mode)
@@ -59,7 +44,7 @@ static void same_for_every_width(const char *name, int mode)
     uint64_t four = scene_hash(scene, mode, 4, 1);
     cr_expect_eq(four, scalar, "%s (mode %d): 4 lanes %016" PRIx64 ", 1 lane %016" PRIx64, name,
                  mode, four, scalar);
-    if (contact_wide_select(8) == NULL || !eight_lanes_exact())
+    if (contact_wide_select(8) == NULL || contact_wide_select(8)->fused)
         return;
     uint64_t eight = scene_hash(scene, mode, 8, 1);
     cr_expect_eq(eight, scalar, "%s (mode %d): 8 lanes %016" PRIx64 ", 1 lane %016" PRIx64, name,
@@ -103,7 +88,7 @@ Test(solver_lanes, wide_lanes_on_several_workers)
 {
     const thread_scene *scene = thread_scene_named("rain");
     cr_assert_not_null(scene);
-    int lanes = eight_lanes_exact() ? 0 : 4;
+    int lanes = contact_wide_select(0)->fused ? 4 : 0;
     uint64_t scalar = scene_hash(scene, CAIRN_SOFT_STEP, 1, 1);
     uint64_t wide = scene_hash(scene, CAIRN_SOFT_STEP, lanes, 3);
     cr_expect_eq(wide, scalar, "rain: %d lanes on 3 workers %016" PRIx64 ", 1 lane %016" PRIx64,

@@ -10,14 +10,8 @@ static cairn_step_stats pyramid_stats(int workers)
 {
     cairn_world *world = thread_pyramid();
     cr_assert_not_null(world);
-    cairn_thread_pool *pool = NULL;
-    if (workers > 1) {
-        pool = cairn_thread_pool_create(workers);
-        cr_assert_not_null(pool, "%s", cairn_thread_pool_last_error());
-        cairn_world_def def = cairn_world_get_def(world);
-        cairn_thread_pool_bind(pool, &def);
-        cr_assert(cairn_world_set_def(world, &def), "%s", cairn_last_error());
-    }
+    cairn_thread_pool *pool;
+    cr_assert(thread_bind_pool(world, workers, &pool));
     for (int n = 0; n < 5; ++n)
         cairn_world_step(world, 1.0f / 60.0f);
     cairn_step_stats stats = cairn_world_step_stats(world);

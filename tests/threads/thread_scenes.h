@@ -65,6 +65,26 @@ static inline void thread_finish_nothing(void *user_task, void *user_context)
     (void)user_context;
 }
 
+/* A pool of `workers` bound to the world. Through `pool`: NULL with one worker (the world then
+   steps on the calling thread) or when it cannot be made. False, after saying why, on failure. */
+static inline bool thread_bind_pool(cairn_world *world, int workers, cairn_thread_pool **pool)
+{
+    *pool = NULL;
+    if (workers <= 1)
+        return true;
+    *pool = cairn_thread_pool_create(workers);
+    bool ok = *pool != NULL;
+    if (ok) {
+        cairn_world_def def = cairn_world_get_def(world);
+        cairn_thread_pool_bind(*pool, &def);
+        ok = cairn_world_set_def(world, &def);
+    }
+    if (!ok)
+        fprintf(stderr, "%d workers: %s %s\n", workers, cairn_thread_pool_last_error(),
+                cairn_last_error());
+    return ok;
+}
+
 /* The scene stepped on `workers` workers of a thread pool (0: the inline task system with three
    workers). False, after saying why, when the scene or the pool cannot be made. */
 static inline bool thread_scene_hash(const thread_scene *scene, int steps, int workers,
