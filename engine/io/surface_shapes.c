@@ -40,27 +40,21 @@ static bool read_triangle(const io_reader *reader, struct fy_node *node, const c
     return true;
 }
 
+static bool read_triangle_item(const io_reader *reader, struct fy_node *node, const char *what,
+                               void *out, void *context)
+{
+    return read_triangle(reader, node, what, *(const int *)context, out);
+}
+
+/* Three indices per triangle into *out. */
 static bool read_indices(const io_reader *reader, struct fy_node *node, const char *what,
                          int vertex_count, int **out, int *count)
 {
-    if (!io_expect_sequence(reader, node, what))
-        return false;
-    *count = fy_node_sequence_item_count(node);
-    if (*count < 1 || *count > MESH_TRIANGLES_MAX)
-        return io_fail(reader, node, "%s has %d triangles, expected 1 to %d", what, *count,
-                       MESH_TRIANGLES_MAX);
-    *out = malloc((size_t)*count * 3 * sizeof **out);
-    if (*out == NULL)
-        return io_fail(reader, node, "%s: out of memory", what);
-    void *iter = NULL;
-    for (int i = 0; i < *count; ++i) {
-        char item[IO_WHAT_CAPACITY + 16];
-        snprintf(item, sizeof item, "%s[%d]", what, i);
-        if (!read_triangle(reader, fy_node_sequence_iterate(node, &iter), item, vertex_count,
-                           &(*out)[3 * i]))
-            return false;
-    }
-    return true;
+    void *items = NULL;
+    bool ok = io_read_list(reader, node, what, "triangles", 1, MESH_TRIANGLES_MAX, 3 * sizeof **out,
+                           read_triangle_item, &vertex_count, &items, count);
+    *out = items;
+    return ok;
 }
 
 static struct fy_node *required(const io_reader *reader, struct fy_node *params, const char *what,
@@ -92,28 +86,25 @@ static bool read_mesh_file(const io_reader *reader, struct fy_node *params, cons
 
 /* `materials: [{friction, restitution}, ...]`: each entry read as a body's material (same
    ranges; a key left out takes the body default). */
+static bool read_material_item(const io_reader *reader, struct fy_node *node, const char *what,
+                               void *out, void *context)
+{
+    (void)context;
+    cairn_body_def def = cairn_body_default_def();
+    if (!io_read_material(reader, node, what, &def))
+        return false;
+    *(cairn_surface_material *)out = (cairn_surface_material){def.friction, def.restitution};
+    return true;
+}
+
 static bool read_materials(const io_reader *reader, struct fy_node *node, const char *what,
                            cairn_surface_material **out, int *count)
 {
-    if (!io_expect_sequence(reader, node, what))
-        return false;
-    *count = fy_node_sequence_item_count(node);
-    if (*count < 1 || *count > MESH_TRIANGLES_MAX)
-        return io_fail(reader, node, "%s has %d materials, expected 1 to %d", what, *count,
-                       MESH_TRIANGLES_MAX);
-    *out = malloc((size_t)*count * sizeof **out);
-    if (*out == NULL)
-        return io_fail(reader, node, "%s: out of memory", what);
-    void *iter = NULL;
-    for (int i = 0; i < *count; ++i) {
-        char item[IO_WHAT_CAPACITY + 16];
-        snprintf(item, sizeof item, "%s[%d]", what, i);
-        cairn_body_def def = cairn_body_default_def();
-        if (!io_read_material(reader, fy_node_sequence_iterate(node, &iter), item, &def))
-            return false;
-        (*out)[i] = (cairn_surface_material){def.friction, def.restitution};
-    }
-    return true;
+    void *items = NULL;
+    bool ok = io_read_list(reader, node, what, "materials", 1, MESH_TRIANGLES_MAX, sizeof **out,
+                           read_material_item, NULL, &items, count);
+    *out = items;
+    return ok;
 }
 
 /* `material_indices: [m, ...]`: one per triangle, each naming an entry of materials. */

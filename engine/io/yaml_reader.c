@@ -555,9 +555,9 @@ bool io_read_vec3(const io_reader *reader, struct fy_node *node, const char *wha
     return true;
 }
 
-bool io_read_vec3_list(const io_reader *reader, struct fy_node *node, const char *what,
-                       const char *noun, int min_count, int max_count, float low, float high,
-                       vec3s **out, int *count)
+bool io_read_list(const io_reader *reader, struct fy_node *node, const char *what, const char *noun,
+                  int min_count, int max_count, size_t item_bytes, io_item_fn *read_item,
+                  void *context, void **out, int *count)
 {
     *out = NULL;
     if (!io_expect_sequence(reader, node, what))
@@ -566,18 +566,42 @@ bool io_read_vec3_list(const io_reader *reader, struct fy_node *node, const char
     if (*count < min_count || *count > max_count)
         return io_fail(reader, node, "%s has %d %s, expected %d to %d", what, *count, noun,
                        min_count, max_count);
-    *out = malloc((size_t)*count * sizeof **out);
+    *out = malloc((size_t)*count * item_bytes);
     if (*out == NULL)
         return io_fail(reader, node, "%s: out of memory", what);
     void *iter = NULL;
     for (int i = 0; i < *count; ++i) {
         char item[IO_WHAT_CAPACITY + 16];
         snprintf(item, sizeof item, "%s[%d]", what, i);
-        if (!io_read_vec3(reader, fy_node_sequence_iterate(node, &iter), item, low, high,
-                          &(*out)[i]))
+        if (!read_item(reader, fy_node_sequence_iterate(node, &iter), item,
+                       (char *)*out + (size_t)i * item_bytes, context))
             return false;
     }
     return true;
+}
+
+/* The bounds of a vec3 list's items. */
+typedef struct vec3_range {
+    float low, high;
+} vec3_range;
+
+static bool read_vec3_item(const io_reader *reader, struct fy_node *node, const char *what,
+                           void *out, void *context)
+{
+    const vec3_range *range = context;
+    return io_read_vec3(reader, node, what, range->low, range->high, out);
+}
+
+bool io_read_vec3_list(const io_reader *reader, struct fy_node *node, const char *what,
+                       const char *noun, int min_count, int max_count, float low, float high,
+                       vec3s **out, int *count)
+{
+    vec3_range range = {low, high};
+    void *items = NULL;
+    bool ok = io_read_list(reader, node, what, noun, min_count, max_count, sizeof **out,
+                           read_vec3_item, &range, &items, count);
+    *out = items;
+    return ok;
 }
 
 bool io_read_quat(const io_reader *reader, struct fy_node *node, const char *what, versors *out)

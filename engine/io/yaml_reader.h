@@ -72,6 +72,15 @@ bool io_read_floats(const io_reader *reader, struct fy_node *node, const char *w
                     float low, float high, float *out);
 bool io_read_vec3(const io_reader *reader, struct fy_node *node, const char *what, float low,
                   float high, vec3s *out);
+/* Reads one item of a list into out (item_bytes of it), naming it `what` in errors. */
+typedef bool io_item_fn(const io_reader *reader, struct fy_node *node, const char *what, void *out,
+                        void *context);
+/* A sequence of min_count to max_count items, each read by read_item as what[i] into *out
+   (count items of item_bytes, malloc'd: the caller frees it, also on failure) and *count. `noun`
+   names the items in the count error ("%s has %d points, expected 4 to 512"). */
+bool io_read_list(const io_reader *reader, struct fy_node *node, const char *what, const char *noun,
+                  int min_count, int max_count, size_t item_bytes, io_item_fn *read_item,
+                  void *context, void **out, int *count);
 /* A sequence of min_count to max_count [x, y, z] items, each inside [low, high], into *out
    (malloc'd: the caller frees it, also on failure) and *count. `noun` names the items in the
    count error ("%s has %d points, expected 4 to 512"). */
