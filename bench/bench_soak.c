@@ -1,13 +1,15 @@
 /* Soak: 10,000 mixed bodies (spheres, boxes, capsules, cylinders, hulls) fall into a bin and a
    kinematic paddle stirs them, for 100,000 steps (BENCH_STEPS to change). Every 5,000 steps
    (BENCH_WINDOW) it
-   prints the median step time of that window, the resident and peak memory (VmRSS, VmHWM),
+   prints the median step time of that window, the mean time of each stage, the resident and peak memory (VmRSS, VmHWM),
    awake bodies, contacts, and counts of non-finite states and of bodies that left the world:
-   memory and step time must stay flat, the counts 0. Not a CI test: run it by hand. */
+   memory and step time must stay flat, the counts 0. BENCH_THREADS=T steps on T workers of the
+   thread pool (default 1). Not a CI test: run it by hand. */
 #define _POSIX_C_SOURCE 199309L
 #include "bench_util.h"
 
 #include <cairn/cairn.h>
+#include <cairn/thread_pool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,9 +65,10 @@ static cairn_shape *mixed_shape(int i)
     }
 }
 
-static cairn_world *build(cairn_body_id *paddle)
+static cairn_world *build(cairn_body_id *paddle, cairn_thread_pool *pool)
 {
     cairn_world_def def = cairn_world_default_def();
+    cairn_thread_pool_bind(pool, &def);
     cairn_world *world = cairn_world_create(&def);
     add_static(world, (vec3s){{20, 1, 20}}, (vec3s){{0, -1, 0}});
     for (int side = -1; side <= 1; side += 2) { /* the bin's walls */
@@ -117,24 +120,38 @@ int main(void)
     long steps = env ? atol(env) : 100000;
     const char *window_env = getenv("BENCH_WINDOW");
     int window_size = window_env ? atoi(window_env) : 5000;
+    const char *threads_env = getenv("BENCH_THREADS");
+    int threads = threads_env ? atoi(threads_env) : 1;
     if (steps < 1 || window_size < 1) {
         fprintf(stderr, "bench_soak: BENCH_STEPS and BENCH_WINDOW must be positive\n");
         return 2;
     }
+    cairn_thread_pool *pool = cairn_thread_pool_create(threads);
+    if (!pool) {
+        fprintf(stderr, "bench_soak: BENCH_THREADS: %s\n", cairn_thread_pool_last_error());
+        return 2;
+    }
     cairn_body_id paddle;
-    cairn_world *world = build(&paddle);
+    cairn_world *world = build(&paddle, pool);
     cairn_body_id *ids = malloc(sizeof *ids * (BODIES + 16));
     double *times = malloc(sizeof *times * (size_t)window_size);
     printf("soak: %d mixed bodies in a 40 m bin, a kinematic paddle at 0.5 rad/s, %ld steps of "
-           "1/60 s, default settings\n",
-           BODIES, steps);
-    printf("%8s %10s %10s %9s %9s %7s %8s %6s %8s\n", "step", "median_ms", "max_ms", "rss_MB",
-           "hwm_MB", "awake", "contacts", "nan", "escaped");
+           "1/60 s, default settings, %d worker(s)\n",
+           BODIES, steps, threads);
+    printf("%8s %10s %10s %6s %6s %6s %6s %9s %9s %7s %8s %6s %8s\n", "step", "median_ms",
+           "max_ms", "bp_ms", "np_ms", "sol_ms", "isl_ms", "rss_MB", "hwm_MB", "awake", "contacts",
+           "nan", "escaped");
     int window = 0;
+    double stage_sums[4] = {0}; /* broadphase, narrow phase, solver, islands over the window */
     for (long step = 1; step <= steps; ++step) {
         double t = bench_now_ms();
         cairn_world_step(world, 1.0f / 60.0f);
         times[window++] = bench_now_ms() - t;
+        cairn_step_stats last = cairn_world_step_stats(world);
+        stage_sums[0] += last.broadphase_ms;
+        stage_sums[1] += last.narrowphase_ms;
+        stage_sums[2] += last.solver_ms;
+        stage_sums[3] += last.islands_ms;
         if (window == window_size || step == steps) {
             double max = 0.0;
             for (int i = 0; i < window; ++i)
@@ -142,15 +159,19 @@ int main(void)
             int bad, escaped;
             audit(world, ids, &bad, &escaped);
             cairn_step_stats st = cairn_world_step_stats(world);
-            printf("%8ld %10.3f %10.3f %9.1f %9.1f %7d %8d %6d %8d\n", step,
-                   bench_median(times, window), max, status_mb("VmRSS:"), status_mb("VmHWM:"),
-                   st.awake_bodies, st.contacts, bad, escaped);
+            printf("%8ld %10.3f %10.3f %6.1f %6.1f %6.1f %6.1f %9.1f %9.1f %7d %8d %6d %8d\n",
+                   step, bench_median(times, window), max, stage_sums[0] / window,
+                   stage_sums[1] / window, stage_sums[2] / window, stage_sums[3] / window,
+                   status_mb("VmRSS:"), status_mb("VmHWM:"), st.awake_bodies, st.contacts, bad,
+                   escaped);
             fflush(stdout);
             window = 0;
+            memset(stage_sums, 0, sizeof stage_sums);
         }
     }
     free(times);
     free(ids);
     cairn_world_destroy(world);
+    cairn_thread_pool_destroy(pool);
     return 0;
 }
