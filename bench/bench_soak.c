@@ -1,10 +1,10 @@
 /* Soak: 10,000 mixed bodies (spheres, boxes, capsules, cylinders, hulls) fall into a bin and a
    kinematic paddle stirs them, for 100,000 steps (BENCH_STEPS to change). Every 5,000 steps
    (BENCH_WINDOW) it
-   prints the median step time of that window, the mean time of each stage, the resident and peak memory (VmRSS, VmHWM),
-   awake bodies, contacts, and counts of non-finite states and of bodies that left the world:
-   memory and step time must stay flat, the counts 0. BENCH_THREADS=T steps on T workers of the
-   thread pool (default 1). Not a CI test: run it by hand. */
+   prints the median step time of that window, the mean time of each stage, the resident and peak
+   memory (VmRSS, VmHWM), awake bodies, contacts, and counts of non-finite states and of bodies that
+   left the world: memory and step time must stay flat, the counts 0. BENCH_THREADS=T steps on T
+   workers of the thread pool (default 1). Not a CI test: run it by hand. */
 #define _POSIX_C_SOURCE 199309L
 #include "bench_util.h"
 
@@ -138,9 +138,9 @@ int main(void)
     printf("soak: %d mixed bodies in a 40 m bin, a kinematic paddle at 0.5 rad/s, %ld steps of "
            "1/60 s, default settings, %d worker(s)\n",
            BODIES, steps, threads);
-    printf("%8s %10s %10s %6s %6s %6s %6s %9s %9s %7s %8s %6s %8s\n", "step", "median_ms",
-           "max_ms", "bp_ms", "np_ms", "sol_ms", "isl_ms", "rss_MB", "hwm_MB", "awake", "contacts",
-           "nan", "escaped");
+    printf("%8s %10s %10s %6s %6s %6s %6s %9s %9s %7s %8s %6s %8s\n", "step", "median_ms", "max_ms",
+           "bp_ms", "np_ms", "sol_ms", "isl_ms", "rss_MB", "hwm_MB", "awake", "contacts", "nan",
+           "escaped");
     int window = 0;
     double stage_sums[4] = {0}; /* broadphase, narrow phase, solver, islands over the window */
     for (long step = 1; step <= steps; ++step) {
@@ -159,11 +159,10 @@ int main(void)
             int bad, escaped;
             audit(world, ids, &bad, &escaped);
             cairn_step_stats st = cairn_world_step_stats(world);
-            printf("%8ld %10.3f %10.3f %6.1f %6.1f %6.1f %6.1f %9.1f %9.1f %7d %8d %6d %8d\n",
-                   step, bench_median(times, window), max, stage_sums[0] / window,
-                   stage_sums[1] / window, stage_sums[2] / window, stage_sums[3] / window,
-                   status_mb("VmRSS:"), status_mb("VmHWM:"), st.awake_bodies, st.contacts, bad,
-                   escaped);
+            printf("%8ld %10.3f %10.3f %6.1f %6.1f %6.1f %6.1f %9.1f %9.1f %7d %8d %6d %8d\n", step,
+                   bench_median(times, window), max, stage_sums[0] / window, stage_sums[1] / window,
+                   stage_sums[2] / window, stage_sums[3] / window, status_mb("VmRSS:"),
+                   status_mb("VmHWM:"), st.awake_bodies, st.contacts, bad, escaped);
             fflush(stdout);
             window = 0;
             memset(stage_sums, 0, sizeof stage_sums);

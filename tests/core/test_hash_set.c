@@ -274,3 +274,43 @@ Test(hash_set, clear_keeps_capacity_and_reserve_prevents_reallocation)
     hash_set_destroy(&set);
     cr_assert_eq(cairn_allocated_bytes(), 0);
 }
+
+/* A map against a brute-force value table: puts, replacements and removals over a small key
+   range (long probe runs, backward shifts that must move values with their keys), growth and
+   shrinking, key 0 included. */
+Test(hash_set, map_values_follow_their_keys_through_churn)
+{
+    enum { RANGE = 3000, OPS = 200000, ABSENT = -1 };
+    static int32_t model[RANGE];
+    for (int i = 0; i < RANGE; i++)
+        model[i] = ABSENT;
+    hash_set map;
+    cr_assert(hash_set_init_map(&map, 0));
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    int present = 0;
+    for (int op = 0; op < OPS; op++) {
+        uint64_t r = next_random(&state);
+        int key = (int)(r % RANGE);
+        /* remove more often in the second half, so the table shrinks again */
+        bool removing = (r >> 32) % 8 < (op < OPS / 2 ? 2u : 6u);
+        if (removing) {
+            cr_assert_eq(hash_set_remove(&map, (uint64_t)key), model[key] != ABSENT);
+            present -= model[key] != ABSENT;
+            model[key] = ABSENT;
+        } else {
+            int32_t value = (int32_t)(r >> 40);
+            cr_assert(hash_set_put(&map, (uint64_t)key, value));
+            present += model[key] == ABSENT;
+            model[key] = value;
+        }
+        if (op % 997 == 0)
+            for (int k = 0; k < RANGE; k++)
+                cr_assert_eq(hash_set_get(&map, (uint64_t)k, ABSENT), model[k], "key %d", k);
+    }
+    cr_assert_eq(hash_set_count(&map), present);
+    for (int k = 0; k < RANGE; k++)
+        cr_assert_eq(hash_set_get(&map, (uint64_t)k, ABSENT), model[k], "key %d", k);
+    hash_set_destroy(&map);
+    cr_assert(map.is_map, "a destroyed map is an empty map");
+    cr_assert_eq(hash_set_get(&map, 5, ABSENT), ABSENT);
+}

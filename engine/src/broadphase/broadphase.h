@@ -111,6 +111,9 @@ typedef struct broadphase {
     ARRAY(bp_record) records;
     int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;
+    /* pair_key of two dynamic proxies -> their record: in a dense pile a proxy has ~20 records,
+       and walking its list on every sweep-axis swap was the broadphase's main cost */
+    hash_set record_index;
     ARRAY(int32_t) moved;           /* proxies moved since the last update */
     ARRAY(int32_t) created;         /* proxies created since the last update */
     ARRAY(uint32_t) active;         /* scratch for the rebuild sweep of a cell */

@@ -16,8 +16,21 @@ static void queue(broadphase *bp, uint32_t p, uint32_t q)
         bp->broken = true;
 }
 
+/* Only records of two dynamic proxies are indexed: those are the ones the cells' sweep-axis
+   swaps look up all the time. A dynamic-static record is looked up only when the dynamic's
+   reach is renewed, and indexing them would make every such renewal churn the index. */
+static bool indexed(const broadphase *bp, uint32_t p, uint32_t q)
+{
+    return !((bp->proxies.data[p].flags | bp->proxies.data[q].flags) & BP_STATIC);
+}
+
 bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue_it)
 {
+    bool index_it = indexed(bp, p, q);
+    if (index_it && !hash_set_reserve(&bp->record_index, hash_set_count(&bp->record_index) + 1)) {
+        bp->broken = true;
+        return false;
+    }
     int32_t r = bp->free_record;
     if (r >= 0) {
         bp->free_record = bp->records.data[r].next[0];
@@ -45,13 +58,18 @@ bool record_add(broadphase *bp, uint32_t p, uint32_t q, bool queue_it)
         owner->pair_head = r;
         owner->degree++;
     }
+    if (index_it)
+        hash_set_put(&bp->record_index, pair_key(p, q), r); /* cannot fail: reserved above */
     bp->record_count++;
     if (queue_it)
         queue(bp, p, q);
     return true;
 }
 
-/* Walks the shorter of the two lists: a static floor may pair with thousands of bodies. */
+/* A list this short is walked: its few records cost less than the index's cache miss (sparse
+   worlds). Longer ones (a dense pile: ~20) go through the index when the pair is indexed. */
+enum { RECORD_WALK_MAX = 8 };
+
 int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q)
 {
     const bp_proxy *px = bp->proxies.data;
@@ -60,6 +78,8 @@ int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q)
         p = q;
         q = t;
     }
+    if (px[p].degree > RECORD_WALK_MAX && indexed(bp, p, q))
+        return hash_set_get(&bp->record_index, pair_key(p, q), -1);
     int32_t r = px[p].pair_head;
     while (r >= 0) {
         const bp_record *rec = &bp->records.data[r];
@@ -89,6 +109,8 @@ static void unlink_record(broadphase *bp, int32_t r)
         }
         owner->degree--;
     }
+    if (indexed(bp, rec->proxy[0], rec->proxy[1]))
+        hash_set_remove(&bp->record_index, pair_key(rec->proxy[0], rec->proxy[1]));
     rec->proxy[0] = FREE_MARK;
     rec->next[0] = bp->free_record;
     bp->free_record = r;
@@ -175,6 +197,7 @@ void records_clear_dynamic(broadphase *bp)
 void records_clear(broadphase *bp)
 {
     array_clear(&bp->records);
+    hash_set_clear(&bp->record_index);
     bp->free_record = -1;
     bp->record_count = 0;
     for (int i = 0; i < bp->proxies.count; i++) {

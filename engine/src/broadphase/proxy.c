@@ -12,6 +12,7 @@ bool broadphase_init(broadphase *bp, int expected_proxies)
     bp->axis_of_slot[0] = 2, bp->axis_of_slot[1] = 0, bp->axis_of_slot[2] = 1;
     bp->needs_rebuild = true; /* the first update chooses the axes from what it finds */
     int n = expected_proxies > 0 ? expected_proxies : 0;
+    hash_set_init_map(&bp->record_index, 0);
     if (n > 0 && (!array_reserve(&bp->proxies, n) || !array_reserve(&bp->free_proxies, n) ||
                   !array_reserve(&bp->dead, n) || !hash_set_init(&bp->pairs, 2 * n))) {
         broadphase_destroy(bp);
@@ -42,8 +43,10 @@ void broadphase_destroy(broadphase *bp)
     array_free(&bp->pending_statics);
     array_free(&bp->build_items);
     hash_set_destroy(&bp->pairs);
+    hash_set_destroy(&bp->record_index);
     memset(bp, 0, sizeof *bp);
     bp->free_record = -1;
+    hash_set_init_map(&bp->record_index, 0); /* allocates nothing */
 }
 
 static bool check_aabb(const char *function, cairn_aabb box)

@@ -37,16 +37,26 @@ static int find_slot(const hash_set *set, uint64_t key)
 static bool rehash(hash_set *set, int new_capacity)
 {
     uint64_t *keys = mem_calloc((size_t)new_capacity, sizeof *keys);
-    if (keys == NULL)
+    int32_t *values = set->is_map ? mem_calloc((size_t)new_capacity, sizeof *values) : NULL;
+    if (keys == NULL || (set->is_map && values == NULL)) {
+        mem_free(keys, (size_t)new_capacity * sizeof *keys);
+        mem_free(values, (size_t)new_capacity * sizeof *values);
         return false;
+    }
     hash_set old = *set;
     set->keys = keys;
+    set->values = values;
     set->capacity = new_capacity;
     for (int i = 0; i < old.capacity; i++) {
-        if (old.keys[i] != 0)
-            set->keys[find_slot(set, old.keys[i])] = old.keys[i];
+        if (old.keys[i] == 0)
+            continue;
+        int slot = find_slot(set, old.keys[i]);
+        set->keys[slot] = old.keys[i];
+        if (values)
+            values[slot] = old.values[i];
     }
     mem_free(old.keys, (size_t)old.capacity * sizeof *old.keys);
+    mem_free(old.values, (size_t)old.capacity * sizeof *old.values);
     return true;
 }
 
@@ -68,10 +78,17 @@ bool hash_set_init(hash_set *set, int expected_count)
     return expected_count <= 0 || hash_set_reserve(set, expected_count);
 }
 
+bool hash_set_init_map(hash_set *set, int expected_count)
+{
+    *set = (hash_set){.is_map = true};
+    return expected_count <= 0 || hash_set_reserve(set, expected_count);
+}
+
 void hash_set_destroy(hash_set *set)
 {
     mem_free(set->keys, (size_t)set->capacity * sizeof *set->keys);
-    *set = (hash_set){0};
+    mem_free(set->values, (size_t)set->capacity * sizeof *set->values);
+    *set = (hash_set){.is_map = set->is_map}; /* empty, and still a map when it was one */
 }
 
 bool hash_set_reserve(hash_set *set, int count)
@@ -84,6 +101,7 @@ bool hash_set_reserve(hash_set *set, int count)
 
 bool hash_set_add(hash_set *set, uint64_t key)
 {
+    CAIRN_ASSERT(!set->is_map); /* a map's keys come with values: hash_set_put */
     if (key == 0) {
         bool added = !set->has_zero;
         set->has_zero = true;
@@ -115,6 +133,8 @@ static void delete_slot(hash_set *set, int hole)
         int home = home_slot(set, key);
         if (((slot - home) & mask) >= ((slot - hole) & mask)) {
             set->keys[hole] = key;
+            if (set->values)
+                set->values[hole] = set->values[slot];
             hole = slot;
         }
     }
@@ -148,6 +168,41 @@ bool hash_set_contains(const hash_set *set, uint64_t key)
     if (key == 0)
         return set->has_zero;
     return set->capacity > 0 && set->keys[find_slot(set, key)] == key;
+}
+
+bool hash_set_put(hash_set *set, uint64_t key, int32_t value)
+{
+    CAIRN_ASSERT(set->is_map);
+    if (key == 0) {
+        set->has_zero = true;
+        set->zero_value = value;
+        return true;
+    }
+    if (set->capacity > 0) {
+        int slot = find_slot(set, key);
+        if (set->keys[slot] == key) {
+            set->values[slot] = value;
+            return true;
+        }
+    }
+    if (!hash_set_reserve(set, set->count + 1))
+        return false;
+    int slot = find_slot(set, key);
+    set->keys[slot] = key;
+    set->values[slot] = value;
+    set->count++;
+    return true;
+}
+
+int32_t hash_set_get(const hash_set *set, uint64_t key, int32_t missing)
+{
+    CAIRN_ASSERT(set->is_map);
+    if (key == 0)
+        return set->has_zero ? set->zero_value : missing;
+    if (set->capacity == 0)
+        return missing;
+    int slot = find_slot(set, key);
+    return set->keys[slot] == key ? set->values[slot] : missing;
 }
 
 int hash_set_count(const hash_set *set)
