@@ -98,6 +98,48 @@ static cairn_world *build(cairn_body_id *paddle, cairn_thread_pool *pool)
     return world;
 }
 
+/* The checkpoint file: the number of steps taken, then the world's snapshot. Written to a
+   temporary file and renamed, so an interrupted save leaves the previous checkpoint. */
+static bool checkpoint_save(const cairn_world *world, long step, const char *path)
+{
+    size_t size = cairn_world_snapshot_size(world);
+    void *buffer = malloc(size);
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s.tmp", path);
+    FILE *f = buffer ? fopen(temporary, "wb") : NULL;
+    bool ok = f && cairn_world_snapshot(world, buffer, size) &&
+              fwrite(&step, sizeof step, 1, f) == 1 && fwrite(buffer, 1, size, f) == size;
+    ok = f && fclose(f) == 0 && ok && rename(temporary, path) == 0;
+    free(buffer);
+    if (!ok)
+        fprintf(stderr, "bench_soak: cannot save the checkpoint %s\n", path);
+    return ok;
+}
+
+/* Restores the checkpoint at path into the freshly built world; the steps it had taken, 0 when
+   there is no file, -1 when it cannot be read or restored. */
+static long checkpoint_load(cairn_world *world, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    long step = -1;
+    void *buffer = NULL;
+    if (fread(&step, sizeof step, 1, f) == 1 && fseek(f, 0, SEEK_END) == 0) {
+        long end = ftell(f);
+        size_t size = end > (long)sizeof step ? (size_t)end - sizeof step : 0;
+        buffer = size ? malloc(size) : NULL;
+        if (!buffer || fseek(f, (long)sizeof step, SEEK_SET) != 0 ||
+            fread(buffer, 1, size, f) != size || !cairn_world_restore(world, buffer, size)) {
+            fprintf(stderr, "bench_soak: checkpoint %s: %s\n", path, cairn_last_error());
+            step = -1;
+        }
+    }
+    free(buffer);
+    fclose(f);
+    return step;
+}
+
 /* Bodies whose state is not finite, and bodies outside the bin's box (they escaped). */
 static void audit(const cairn_world *world, cairn_body_id *ids, int *bad, int *escaped)
 {
@@ -133,17 +175,23 @@ int main(void)
     }
     cairn_body_id paddle;
     cairn_world *world = build(&paddle, pool);
+    const char *checkpoint = getenv("BENCH_CHECKPOINT");
+    long first = checkpoint ? checkpoint_load(world, checkpoint) : 0;
+    if (first < 0)
+        return 2;
     cairn_body_id *ids = malloc(sizeof *ids * (BODIES + 16));
     double *times = malloc(sizeof *times * (size_t)window_size);
     printf("soak: %d mixed bodies in a 40 m bin, a kinematic paddle at 0.5 rad/s, %ld steps of "
            "1/60 s, default settings, %d worker(s)\n",
            BODIES, steps, threads);
-    printf("%8s %10s %10s %6s %6s %6s %6s %9s %9s %7s %8s %6s %8s\n", "step", "median_ms", "max_ms",
-           "bp_ms", "np_ms", "sol_ms", "isl_ms", "rss_MB", "hwm_MB", "awake", "contacts", "nan",
-           "escaped");
+    if (first > 0)
+        printf("resumed from %s after step %ld\n", checkpoint, first);
+    printf("%8s %10s %10s %6s %6s %6s %6s %9s %9s %7s %8s %6s %8s %16s\n", "step", "median_ms",
+           "max_ms", "bp_ms", "np_ms", "sol_ms", "isl_ms", "rss_MB", "hwm_MB", "awake", "contacts",
+           "nan", "escaped", "state_hash");
     int window = 0;
     double stage_sums[4] = {0}; /* broadphase, narrow phase, solver, islands over the window */
-    for (long step = 1; step <= steps; ++step) {
+    for (long step = first + 1; step <= steps; ++step) {
         double t = bench_now_ms();
         cairn_world_step(world, 1.0f / 60.0f);
         times[window++] = bench_now_ms() - t;
@@ -159,11 +207,15 @@ int main(void)
             int bad, escaped;
             audit(world, ids, &bad, &escaped);
             cairn_step_stats st = cairn_world_step_stats(world);
-            printf("%8ld %10.3f %10.3f %6.1f %6.1f %6.1f %6.1f %9.1f %9.1f %7d %8d %6d %8d\n", step,
-                   bench_median(times, window), max, stage_sums[0] / window, stage_sums[1] / window,
-                   stage_sums[2] / window, stage_sums[3] / window, status_mb("VmRSS:"),
-                   status_mb("VmHWM:"), st.awake_bodies, st.contacts, bad, escaped);
+            printf(
+                "%8ld %10.3f %10.3f %6.1f %6.1f %6.1f %6.1f %9.1f %9.1f %7d %8d %6d %8d %016llx\n",
+                step, bench_median(times, window), max, stage_sums[0] / window,
+                stage_sums[1] / window, stage_sums[2] / window, stage_sums[3] / window,
+                status_mb("VmRSS:"), status_mb("VmHWM:"), st.awake_bodies, st.contacts, bad,
+                escaped, (unsigned long long)cairn_world_state_hash(world));
             fflush(stdout);
+            if (checkpoint)
+                checkpoint_save(world, step, checkpoint);
             window = 0;
             memset(stage_sums, 0, sizeof stage_sums);
         }
