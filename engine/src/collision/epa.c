@@ -83,20 +83,22 @@ static int vertex_add(polytope *p, simplex_vertex v)
     return p->vertex_count++;
 }
 
-/* Links face f's edge k with whichever face has the reversed edge. */
-static void link_edges(polytope *p, const int *faces, int count)
+/* Links the tetrahedron's faces (on vertices 0-3): each directed edge belongs to one face, and
+   the face across it owns the reversed edge, so a table by (from, to) finds it without a
+   search over face pairs. */
+static void link_tetrahedron(polytope *p, const int faces[4])
 {
-    for (int i = 0; i < count; ++i)
-        for (int k = 0; k < 3; ++k) {
-            epa_face *f = &p->faces[faces[i]];
-            int from = f->vertex[k], to = f->vertex[(k + 1) % 3];
-            for (int j = 0; j < count; ++j) {
-                const epa_face *g = &p->faces[faces[j]];
-                for (int m = 0; m < 3; ++m)
-                    if (g->vertex[m] == to && g->vertex[(m + 1) % 3] == from)
-                        f->adjacent[k] = faces[j];
-            }
-        }
+    int owner[4][4] = {{0}};
+    for (int i = 0; i < 4; ++i) {
+        const epa_face *f = &p->faces[faces[i]];
+        for (int k = 0; k < 3; ++k)
+            owner[f->vertex[k]][f->vertex[(k + 1) % 3]] = faces[i];
+    }
+    for (int i = 0; i < 4; ++i) {
+        epa_face *f = &p->faces[faces[i]];
+        for (int k = 0; k < 3; ++k)
+            f->adjacent[k] = owner[f->vertex[(k + 1) % 3]][f->vertex[k]];
+    }
 }
 
 /* Any unit vector perpendicular to e (any length): crossed with the axis e leans on least. (A
@@ -178,7 +180,7 @@ static bool polytope_init(polytope *p, const support_pair *pair, const simplex *
         if (faces[f] < 0)
             return false;
     }
-    link_edges(p, faces, 4);
+    link_tetrahedron(p, faces);
     /* The origin may lie a little outside (GJK stops within its touch distance of the simplex,
        further than this tolerance, and a cached simplex can pass anywhere near it): faces it
        is outside of come first, with negative distances, and expanding them grows the polytope
