@@ -10,6 +10,7 @@ static const double epa_relative_gap = 1e-6;
 typedef struct epa_face {
     int vertex[3];   /* counter-clockwise seen from outside */
     int adjacent[3]; /* face across edge k (vertex[k] -> vertex[k + 1]) */
+    int twin[3];     /* which edge of adjacent[k] is edge k reversed (no search when walking) */
     dvec3 normal;    /* unit, outwards */
     double distance; /* of the plane from the origin */
     bool obsolete;
@@ -88,16 +89,20 @@ static int vertex_add(polytope *p, simplex_vertex v)
    search over face pairs. */
 static void link_tetrahedron(polytope *p, const int faces[4])
 {
-    int owner[4][4] = {{0}};
+    int owner[4][4] = {{0}}, edge_of[4][4] = {{0}};
     for (int i = 0; i < 4; ++i) {
         const epa_face *f = &p->faces[faces[i]];
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 3; ++k) {
             owner[f->vertex[k]][f->vertex[(k + 1) % 3]] = faces[i];
+            edge_of[f->vertex[k]][f->vertex[(k + 1) % 3]] = k;
+        }
     }
     for (int i = 0; i < 4; ++i) {
         epa_face *f = &p->faces[faces[i]];
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 3; ++k) {
             f->adjacent[k] = owner[f->vertex[(k + 1) % 3]][f->vertex[k]];
+            f->twin[k] = edge_of[f->vertex[(k + 1) % 3]][f->vertex[k]];
+        }
     }
 }
 
@@ -247,12 +252,7 @@ static void silhouette(polytope *p, int face, int edge, dvec3 w)
     face_retire(p, face);
     for (int k = 1; k <= 2; ++k) {
         int next = (edge + k) % 3;
-        int neighbour = f->adjacent[next];
-        const epa_face *g = &p->faces[neighbour];
-        int back = 0;
-        while (back < 3 && g->adjacent[back] != face)
-            ++back;
-        silhouette(p, neighbour, back % 3, w);
+        silhouette(p, f->adjacent[next], f->twin[next], w);
     }
 }
 
@@ -269,9 +269,11 @@ static bool link_fan(polytope *p, const int *fan, int count)
         epa_face *f = &p->faces[fan[k]];
         int next = starting_at[f->vertex[1]];
         if (next < 0)
-            return false;                    /* the horizon is not one loop: numerical trouble */
-        f->adjacent[1] = next;               /* b_k -> w */
+            return false;      /* the horizon is not one loop: numerical trouble */
+        f->adjacent[1] = next; /* b_k -> w */
+        f->twin[1] = 2;
         p->faces[next].adjacent[2] = fan[k]; /* w -> a_next, with a_next == b_k */
+        p->faces[next].twin[2] = 1;
     }
     return true;
 }
@@ -283,14 +285,8 @@ static bool expand(polytope *p, int face, int w_index)
     epa_face *f = &p->faces[face];
     p->horizon_count = 0;
     face_retire(p, face);
-    for (int k = 0; k < 3; ++k) {
-        int neighbour = f->adjacent[k];
-        const epa_face *g = &p->faces[neighbour];
-        int back = 0;
-        while (back < 3 && g->adjacent[back] != face)
-            ++back;
-        silhouette(p, neighbour, back % 3, w);
-    }
+    for (int k = 0; k < 3; ++k)
+        silhouette(p, f->adjacent[k], f->twin[k], w);
     int fan[EPA_MAX_FACES];
     for (int h = 0; h < p->horizon_count; ++h) {
         const horizon_edge *e = &p->horizon[h];
@@ -301,7 +297,9 @@ static bool expand(polytope *p, int face, int w_index)
             return false;
         fan[h] = created;
         p->faces[created].adjacent[0] = e->face;
+        p->faces[created].twin[0] = e->edge;
         p->faces[e->face].adjacent[e->edge] = created;
+        p->faces[e->face].twin[e->edge] = 0;
     }
     if (!link_fan(p, fan, p->horizon_count))
         return false;
