@@ -25,6 +25,9 @@ typedef struct polytope {
     epa_face faces[EPA_MAX_FACES];
     horizon_edge horizon[EPA_MAX_FACES];
     int free_faces[EPA_MAX_FACES];
+    /* Each face slot's distance, infinite once retired: the closest-face scan reads only these
+       (8 bytes a face, not the whole face and its obsolete flag). */
+    double live_distance[EPA_MAX_FACES];
     int vertex_count, face_count, horizon_count, free_count;
     double tolerance; /* distances below this are zero, metres */
 } polytope;
@@ -35,13 +38,11 @@ static int closest_face(const polytope *p)
 {
     int best = -1;
     double best_distance = INFINITY;
-    for (int f = 0; f < p->face_count; ++f) {
-        const epa_face *face = &p->faces[f];
-        if (!face->obsolete && face->distance < best_distance) {
-            best_distance = face->distance;
+    for (int f = 0; f < p->face_count; ++f)
+        if (p->live_distance[f] < best_distance) {
+            best_distance = p->live_distance[f];
             best = f;
         }
-    }
     return best;
 }
 
@@ -67,12 +68,14 @@ static int face_add(polytope *p, int a, int b, int c)
     f->normal = dvec3_scale(n, 1.0 / length);
     f->distance = dvec3_dot(f->normal, pa);
     f->obsolete = false;
+    p->live_distance[index] = f->distance;
     return index;
 }
 
 static void face_retire(polytope *p, int face)
 {
     p->faces[face].obsolete = true;
+    p->live_distance[face] = INFINITY;
     p->free_faces[p->free_count++] = face;
 }
 
