@@ -129,16 +129,18 @@ gjk_result gjk_distance(const support_pair *pair, simplex *s, dvec3 direction)
         /* Termination 2: a repeated support point means no further progress is possible. */
         if (simplex_contains(s, &w))
             break;
-        simplex previous = *s;
         s->vertices[s->count++] = w;
+        simplex_pick pick;
         dvec3 next_v;
-        dvec3 next_direction = simplex_solve(s, &next_v, &inside);
+        dvec3 next_direction = simplex_closest(s, &pick, &next_v, &inside);
         double next_vv = dvec3_length_sq(next_v);
-        /* Termination 3: no progress (round-off); keep the better previous simplex. */
+        /* Termination 3: no progress (round-off); keep the better previous simplex, which is
+           still there without w (the pick was not applied). */
         if (!inside && next_vv >= vv) {
-            *s = previous;
+            --s->count;
             break;
         }
+        simplex_apply(s, &pick);
         v = next_v;
         vv = next_vv;
         direction = next_direction;

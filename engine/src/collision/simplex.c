@@ -4,18 +4,12 @@
 
 #include <math.h>
 
-/* What a region test keeps of a simplex: vertex indices in order, with their weights. Candidates
-   (the faces of a tetrahedron, the edges of a collinear triangle) are compared as picks, and only
-   the winner is applied: copying whole simplices (four vertices with both witnesses) for each
-   candidate cost more than the tests. */
-typedef struct simplex_pick {
-    int keep[4];
-    double lambda[4];
-    int count;
-} simplex_pick;
+/* Region tests return picks: candidates (the faces of a tetrahedron, the edges of a collinear
+   triangle) are compared as picks and only the winner is applied; copying whole simplices (four
+   vertices with both witnesses) for each candidate cost more than the tests. */
 
 /* Keeps the picked vertices (in order) with their weights. */
-static void simplex_keep(simplex *s, const simplex_pick *pick)
+void simplex_apply(simplex *s, const simplex_pick *pick)
 {
     simplex_vertex kept[4];
     for (int i = 0; i < pick->count; ++i)
@@ -184,35 +178,38 @@ static bool pick_tetrahedron(const simplex *s, simplex_pick *pick, dvec3 *direct
     return found;
 }
 
-dvec3 simplex_solve(simplex *s, dvec3 *closest, bool *inside)
+dvec3 simplex_closest(const simplex *s, simplex_pick *pick, dvec3 *closest, bool *inside)
 {
     *inside = false;
     dvec3 direction;
-    simplex_pick pick;
     bool picked = true;
     switch (s->count) {
     case 1:
-        direction = pick_vertex(s, 0, &pick);
+        direction = pick_vertex(s, 0, pick);
         break;
     case 2:
-        direction = pick_segment(s, 0, 1, &pick);
+        direction = pick_segment(s, 0, 1, pick);
         break;
     case 3:
-        direction = pick_triangle(s, 0, 1, 2, &pick);
+        direction = pick_triangle(s, 0, 1, 2, pick);
         break;
     default:
-        picked = pick_tetrahedron(s, &pick, &direction, inside);
+        picked = pick_tetrahedron(s, pick, &direction, inside);
         break;
     }
-    if (picked)
-        simplex_keep(s, &pick);
-    if (*inside) {
-        *closest = dvec3_make(0, 0, 0);
-    } else {
-        simplex_pick all = {.keep = {0, 1, 2, 3}, .count = s->count};
+    if (!picked) { /* keep everything as it is */
+        *pick = (simplex_pick){.keep = {0, 1, 2, 3}, .count = s->count};
         for (int i = 0; i < s->count; ++i)
-            all.lambda[i] = s->lambda[i];
-        *closest = closest_of(s, &all);
+            pick->lambda[i] = s->lambda[i];
     }
+    *closest = *inside ? dvec3_make(0, 0, 0) : closest_of(s, pick);
+    return direction;
+}
+
+dvec3 simplex_solve(simplex *s, dvec3 *closest, bool *inside)
+{
+    simplex_pick pick;
+    dvec3 direction = simplex_closest(s, &pick, closest, inside);
+    simplex_apply(s, &pick);
     return direction;
 }
