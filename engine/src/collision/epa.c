@@ -241,21 +241,33 @@ static epa_result touching_result(const polytope *p, const simplex *s, dvec3 fal
     return r;
 }
 
-/* Depth-first over faces visible from w, collecting the horizon in order. */
-static void silhouette(polytope *p, int face, int edge, dvec3 w)
+/* Depth-first over the faces visible from w, from the neighbours of the retired face `face`,
+   collecting the horizon in order. An explicit stack, not recursion (a call per face visited cost
+   more than the visit): each face's second neighbour waits under its first, so the faces are
+   visited, and the horizon listed, in the order the recursive walk had. */
+static void silhouette(polytope *p, int face, dvec3 w)
 {
-    epa_face *f = &p->faces[face];
-    if (f->obsolete)
-        return;
-    dvec3 v0 = p->vertices[f->vertex[0]].w;
-    if (dvec3_dot(f->normal, dvec3_sub(w, v0)) <= p->tolerance) {
-        p->horizon[p->horizon_count++] = (horizon_edge){face, edge};
-        return;
-    }
-    face_retire(p, face);
-    for (int k = 1; k <= 2; ++k) {
-        int next = (edge + k) % 3;
-        silhouette(p, f->adjacent[next], f->twin[next], w);
+    static const int mod3[5] = {0, 1, 2, 0, 1};
+    horizon_edge stack[EPA_MAX_FACES + 3]; /* a visit pops one and pushes two */
+    int depth = 0;
+    const epa_face *retired = &p->faces[face];
+    for (int k = 2; k >= 0; --k)
+        stack[depth++] = (horizon_edge){retired->adjacent[k], retired->twin[k]};
+    while (depth > 0) {
+        horizon_edge at = stack[--depth];
+        const epa_face *f = &p->faces[at.face];
+        if (f->obsolete)
+            continue;
+        dvec3 v0 = p->vertices[f->vertex[0]].w;
+        if (dvec3_dot(f->normal, dvec3_sub(w, v0)) <= p->tolerance) {
+            p->horizon[p->horizon_count++] = at;
+            continue;
+        }
+        face_retire(p, at.face);
+        for (int k = 2; k >= 1; --k) {
+            int next = mod3[at.edge + k];
+            stack[depth++] = (horizon_edge){f->adjacent[next], f->twin[next]};
+        }
     }
 }
 
@@ -284,12 +296,9 @@ static bool link_fan(polytope *p, const int *fan, int count)
 /* Replaces the faces visible from new vertex w_index by a fan to the horizon. */
 static bool expand(polytope *p, int face, int w_index)
 {
-    dvec3 w = p->vertices[w_index].w;
-    epa_face *f = &p->faces[face];
     p->horizon_count = 0;
     face_retire(p, face);
-    for (int k = 0; k < 3; ++k)
-        silhouette(p, f->adjacent[k], f->twin[k], w);
+    silhouette(p, face, p->vertices[w_index].w);
     int fan[EPA_MAX_FACES];
     for (int h = 0; h < p->horizon_count; ++h) {
         const horizon_edge *e = &p->horizon[h];
