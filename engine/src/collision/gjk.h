@@ -71,7 +71,7 @@ bool gjk_overlap(const support_pair *pair, double radius_sum, dvec3 direction, i
    perpendicular to the closest edge or face; sets *inside when the origin is in a tetrahedron. */
 dvec3 simplex_solve(simplex *s, dvec3 *closest, bool *inside);
 
-/* What simplex_solve keeps of a simplex: vertex indices in order, with their weights. */
+/* What simplex_solve keeps of a simplex: vertex indices in increasing order, with weights. */
 typedef struct simplex_pick {
     int keep[4];
     double lambda[4];

@@ -11,11 +11,11 @@
 /* Keeps the picked vertices (in order) with their weights. */
 void simplex_apply(simplex *s, const simplex_pick *pick)
 {
-    simplex_vertex kept[4];
-    for (int i = 0; i < pick->count; ++i)
-        kept[i] = s->vertices[pick->keep[i]];
+    /* Picks list their indices in increasing order, so keep[i] >= i: moving down in place never
+       overwrites a vertex still to be moved, and vertices already in place are not copied. */
     for (int i = 0; i < pick->count; ++i) {
-        s->vertices[i] = kept[i];
+        if (pick->keep[i] != i)
+            s->vertices[i] = s->vertices[pick->keep[i]];
         s->lambda[i] = pick->lambda[i];
     }
     s->count = pick->count;
