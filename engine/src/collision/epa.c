@@ -47,7 +47,7 @@ static int closest_face(const polytope *p)
 }
 
 /* A new face (a, b, c); -1 when the store is full or the triangle is degenerate. */
-static int face_add(polytope *p, int a, int b, int c)
+static inline int face_add(polytope *p, int a, int b, int c)
 {
     dvec3 pa = p->vertices[a].w, pb = p->vertices[b].w, pc = p->vertices[c].w;
     dvec3 n = dvec3_cross(dvec3_sub(pb, pa), dvec3_sub(pc, pa));
@@ -184,7 +184,7 @@ static bool polytope_init(polytope *p, const support_pair *pair, const simplex *
         dvec3 a = p->vertices[c[0]].w, b = p->vertices[c[1]].w, d = p->vertices[c[2]].w;
         dvec3 normal = dvec3_cross(dvec3_sub(b, a), dvec3_sub(d, a));
         bool flip = dvec3_dot(normal, dvec3_sub(p->vertices[c[3]].w, a)) > 0.0;
-        faces[f] = flip ? face_add(p, c[0], c[2], c[1]) : face_add(p, c[0], c[1], c[2]);
+        faces[f] = face_add(p, c[0], flip ? c[2] : c[1], flip ? c[1] : c[2]);
         if (faces[f] < 0)
             return false;
     }
