@@ -599,6 +599,38 @@ Test(hull, climb_is_exact_on_box_plateaus)
     hull_destroy(&h);
 }
 
+/* The scan answers with the first vertex of largest dot product, exactly as a plain loop does,
+   whatever the vertex count (its four-wide form overlaps its last group) and with ties. */
+Test(hull, scan_returns_first_maximiser)
+{
+    rng r = rng_seed(91);
+    for (int n = 4; n <= 13; n++) {
+        static cloud c;
+        c.n = 0;
+        add(&c, 0, 0, 0);
+        add(&c, 1, 0, 0);
+        add(&c, 0, 1, 0);
+        add(&c, 0, 0, 1);
+        while (c.n < n) {
+            vec3s d = rng_direction(&r);
+            add(&c, 2 + d.x, 2 + d.y, 2 + d.z);
+        }
+        convex_hull h;
+        cr_assert(hull_build(c.p, c.n, &h));
+        vec3s axes[] = {{{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, -1}}, {{-1, -1, 0}}, {{0, 0, 0}}};
+        for (int k = 0; k < 205; k++) {
+            vec3s d = k < 5 ? axes[k] : rng_direction(&r);
+            int first = 0;
+            for (int v = 1; v < h.vertex_count; v++)
+                if (glms_vec3_dot(h.vertices[v], d) > glms_vec3_dot(h.vertices[first], d))
+                    first = v;
+            cr_assert_eq(hull_support_scan(&h, d), first, "%d vertices, direction %d",
+                         h.vertex_count, k);
+        }
+        hull_destroy(&h);
+    }
+}
+
 /* ---- degenerate input ---- */
 
 static void expect_failure(const vec3s *points, int count, const char *needle)

@@ -10,6 +10,7 @@ static const double epa_relative_gap = 1e-6;
 typedef struct epa_face {
     int vertex[3];   /* counter-clockwise seen from outside */
     int adjacent[3]; /* face across edge k (vertex[k] -> vertex[k + 1]) */
+    int twin[3];     /* which edge of adjacent[k] is edge k reversed (no search when walking) */
     dvec3 normal;    /* unit, outwards */
     double distance; /* of the plane from the origin */
     bool obsolete;
@@ -24,6 +25,9 @@ typedef struct polytope {
     epa_face faces[EPA_MAX_FACES];
     horizon_edge horizon[EPA_MAX_FACES];
     int free_faces[EPA_MAX_FACES];
+    /* Each face slot's distance, infinite once retired: the closest-face scan reads only these
+       (8 bytes a face, not the whole face and its obsolete flag). */
+    double live_distance[EPA_MAX_FACES];
     int vertex_count, face_count, horizon_count, free_count;
     double tolerance; /* distances below this are zero, metres */
 } polytope;
@@ -34,18 +38,16 @@ static int closest_face(const polytope *p)
 {
     int best = -1;
     double best_distance = INFINITY;
-    for (int f = 0; f < p->face_count; ++f) {
-        const epa_face *face = &p->faces[f];
-        if (!face->obsolete && face->distance < best_distance) {
-            best_distance = face->distance;
+    for (int f = 0; f < p->face_count; ++f)
+        if (p->live_distance[f] < best_distance) {
+            best_distance = p->live_distance[f];
             best = f;
         }
-    }
     return best;
 }
 
 /* A new face (a, b, c); -1 when the store is full or the triangle is degenerate. */
-static int face_add(polytope *p, int a, int b, int c)
+static inline int face_add(polytope *p, int a, int b, int c)
 {
     dvec3 pa = p->vertices[a].w, pb = p->vertices[b].w, pc = p->vertices[c].w;
     dvec3 n = dvec3_cross(dvec3_sub(pb, pa), dvec3_sub(pc, pa));
@@ -66,12 +68,14 @@ static int face_add(polytope *p, int a, int b, int c)
     f->normal = dvec3_scale(n, 1.0 / length);
     f->distance = dvec3_dot(f->normal, pa);
     f->obsolete = false;
+    p->live_distance[index] = f->distance;
     return index;
 }
 
 static void face_retire(polytope *p, int face)
 {
     p->faces[face].obsolete = true;
+    p->live_distance[face] = INFINITY;
     p->free_faces[p->free_count++] = face;
 }
 
@@ -83,20 +87,26 @@ static int vertex_add(polytope *p, simplex_vertex v)
     return p->vertex_count++;
 }
 
-/* Links face f's edge k with whichever face has the reversed edge. */
-static void link_edges(polytope *p, const int *faces, int count)
+/* Links the tetrahedron's faces (on vertices 0-3): each directed edge belongs to one face, and
+   the face across it owns the reversed edge, so a table by (from, to) finds it without a
+   search over face pairs. */
+static void link_tetrahedron(polytope *p, const int faces[4])
 {
-    for (int i = 0; i < count; ++i)
+    int owner[4][4] = {{0}}, edge_of[4][4] = {{0}};
+    for (int i = 0; i < 4; ++i) {
+        const epa_face *f = &p->faces[faces[i]];
         for (int k = 0; k < 3; ++k) {
-            epa_face *f = &p->faces[faces[i]];
-            int from = f->vertex[k], to = f->vertex[(k + 1) % 3];
-            for (int j = 0; j < count; ++j) {
-                const epa_face *g = &p->faces[faces[j]];
-                for (int m = 0; m < 3; ++m)
-                    if (g->vertex[m] == to && g->vertex[(m + 1) % 3] == from)
-                        f->adjacent[k] = faces[j];
-            }
+            owner[f->vertex[k]][f->vertex[(k + 1) % 3]] = faces[i];
+            edge_of[f->vertex[k]][f->vertex[(k + 1) % 3]] = k;
         }
+    }
+    for (int i = 0; i < 4; ++i) {
+        epa_face *f = &p->faces[faces[i]];
+        for (int k = 0; k < 3; ++k) {
+            f->adjacent[k] = owner[f->vertex[(k + 1) % 3]][f->vertex[k]];
+            f->twin[k] = edge_of[f->vertex[(k + 1) % 3]][f->vertex[k]];
+        }
+    }
 }
 
 /* Any unit vector perpendicular to e (any length): crossed with the axis e leans on least. (A
@@ -174,11 +184,11 @@ static bool polytope_init(polytope *p, const support_pair *pair, const simplex *
         dvec3 a = p->vertices[c[0]].w, b = p->vertices[c[1]].w, d = p->vertices[c[2]].w;
         dvec3 normal = dvec3_cross(dvec3_sub(b, a), dvec3_sub(d, a));
         bool flip = dvec3_dot(normal, dvec3_sub(p->vertices[c[3]].w, a)) > 0.0;
-        faces[f] = flip ? face_add(p, c[0], c[2], c[1]) : face_add(p, c[0], c[1], c[2]);
+        faces[f] = face_add(p, c[0], flip ? c[2] : c[1], flip ? c[1] : c[2]);
         if (faces[f] < 0)
             return false;
     }
-    link_edges(p, faces, 4);
+    link_tetrahedron(p, faces);
     /* The origin may lie a little outside (GJK stops within its touch distance of the simplex,
        further than this tolerance, and a cached simplex can pass anywhere near it): faces it
        is outside of come first, with negative distances, and expanding them grows the polytope
@@ -231,26 +241,33 @@ static epa_result touching_result(const polytope *p, const simplex *s, dvec3 fal
     return r;
 }
 
-/* Depth-first over faces visible from w, collecting the horizon in order. */
-static void silhouette(polytope *p, int face, int edge, dvec3 w)
+/* Depth-first over the faces visible from w, from the neighbours of the retired face `face`,
+   collecting the horizon in order. An explicit stack, not recursion (a call per face visited cost
+   more than the visit): each face's second neighbour waits under its first, so the faces are
+   visited, and the horizon listed, in the order the recursive walk had. */
+static void silhouette(polytope *p, int face, dvec3 w)
 {
-    epa_face *f = &p->faces[face];
-    if (f->obsolete)
-        return;
-    dvec3 v0 = p->vertices[f->vertex[0]].w;
-    if (dvec3_dot(f->normal, dvec3_sub(w, v0)) <= p->tolerance) {
-        p->horizon[p->horizon_count++] = (horizon_edge){face, edge};
-        return;
-    }
-    face_retire(p, face);
-    for (int k = 1; k <= 2; ++k) {
-        int next = (edge + k) % 3;
-        int neighbour = f->adjacent[next];
-        const epa_face *g = &p->faces[neighbour];
-        int back = 0;
-        while (back < 3 && g->adjacent[back] != face)
-            ++back;
-        silhouette(p, neighbour, back % 3, w);
+    static const int mod3[5] = {0, 1, 2, 0, 1};
+    horizon_edge stack[EPA_MAX_FACES + 3]; /* a visit pops one and pushes two */
+    int depth = 0;
+    const epa_face *retired = &p->faces[face];
+    for (int k = 2; k >= 0; --k)
+        stack[depth++] = (horizon_edge){retired->adjacent[k], retired->twin[k]};
+    while (depth > 0) {
+        horizon_edge at = stack[--depth];
+        const epa_face *f = &p->faces[at.face];
+        if (f->obsolete)
+            continue;
+        dvec3 v0 = p->vertices[f->vertex[0]].w;
+        if (dvec3_dot(f->normal, dvec3_sub(w, v0)) <= p->tolerance) {
+            p->horizon[p->horizon_count++] = at;
+            continue;
+        }
+        face_retire(p, at.face);
+        for (int k = 2; k >= 1; --k) {
+            int next = mod3[at.edge + k];
+            stack[depth++] = (horizon_edge){f->adjacent[next], f->twin[next]};
+        }
     }
 }
 
@@ -267,9 +284,11 @@ static bool link_fan(polytope *p, const int *fan, int count)
         epa_face *f = &p->faces[fan[k]];
         int next = starting_at[f->vertex[1]];
         if (next < 0)
-            return false;                    /* the horizon is not one loop: numerical trouble */
-        f->adjacent[1] = next;               /* b_k -> w */
+            return false;      /* the horizon is not one loop: numerical trouble */
+        f->adjacent[1] = next; /* b_k -> w */
+        f->twin[1] = 2;
         p->faces[next].adjacent[2] = fan[k]; /* w -> a_next, with a_next == b_k */
+        p->faces[next].twin[2] = 1;
     }
     return true;
 }
@@ -277,18 +296,9 @@ static bool link_fan(polytope *p, const int *fan, int count)
 /* Replaces the faces visible from new vertex w_index by a fan to the horizon. */
 static bool expand(polytope *p, int face, int w_index)
 {
-    dvec3 w = p->vertices[w_index].w;
-    epa_face *f = &p->faces[face];
     p->horizon_count = 0;
     face_retire(p, face);
-    for (int k = 0; k < 3; ++k) {
-        int neighbour = f->adjacent[k];
-        const epa_face *g = &p->faces[neighbour];
-        int back = 0;
-        while (back < 3 && g->adjacent[back] != face)
-            ++back;
-        silhouette(p, neighbour, back % 3, w);
-    }
+    silhouette(p, face, p->vertices[w_index].w);
     int fan[EPA_MAX_FACES];
     for (int h = 0; h < p->horizon_count; ++h) {
         const horizon_edge *e = &p->horizon[h];
@@ -299,7 +309,9 @@ static bool expand(polytope *p, int face, int w_index)
             return false;
         fan[h] = created;
         p->faces[created].adjacent[0] = e->face;
+        p->faces[created].twin[0] = e->edge;
         p->faces[e->face].adjacent[e->edge] = created;
+        p->faces[e->face].twin[e->edge] = 0;
     }
     if (!link_fan(p, fan, p->horizon_count))
         return false;

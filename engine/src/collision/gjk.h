@@ -71,6 +71,19 @@ bool gjk_overlap(const support_pair *pair, double radius_sum, dvec3 direction, i
    perpendicular to the closest edge or face; sets *inside when the origin is in a tetrahedron. */
 dvec3 simplex_solve(simplex *s, dvec3 *closest, bool *inside);
 
+/* What simplex_solve keeps of a simplex: vertex indices in increasing order, with weights. */
+typedef struct simplex_pick {
+    int keep[4];
+    double lambda[4];
+    int count;
+} simplex_pick;
+
+/* simplex_solve in two steps, so a caller can look at the result before committing to it (GJK
+   keeps the previous simplex when the new one is no closer, without saving a copy): the pick
+   and the closest point it gives, *s unchanged; then applying the pick. */
+dvec3 simplex_closest(const simplex *s, simplex_pick *pick, dvec3 *closest, bool *inside);
+void simplex_apply(simplex *s, const simplex_pick *pick);
+
 static inline dvec3 dvec3_make(double x, double y, double z)
 {
     return (dvec3){x, y, z};

@@ -9,6 +9,10 @@
 #include <math.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* ---- double-precision vectors (the build never rounds to float until the output) ---- */
 
 typedef struct dvec {
@@ -1237,8 +1241,75 @@ int hull_support_climb(const convex_hull *hull, vec3s direction, int start)
     return best;
 }
 
+#if defined(__SSE2__)
+/* Four consecutive vertices' dot products with (dx, dy, dz): the 12 floats x0 y0 z0 x1 | y1 z1 x2
+   y2 | z2 x3 y3 z3 transposed in registers (a structure-of-arrays copy of the hull cost more in
+   cache misses than it saved), summed in the scalar order (x dx + y dy) + z dz, so every dot
+   product has the same bits as glms_vec3_dot. */
+static inline __m128 dots4(const float *p, __m128 dx, __m128 dy, __m128 dz)
+{
+    __m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4), c = _mm_loadu_ps(p + 8);
+    __m128 b2b3c0c1 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));
+    __m128 x = _mm_shuffle_ps(a, b2b3c0c1, _MM_SHUFFLE(3, 0, 3, 0));
+    __m128 y =
+        _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1)),
+                       _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+    __m128 z =
+        _mm_shuffle_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2)),
+                       _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0)), _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, dx), _mm_mul_ps(y, dy)), _mm_mul_ps(z, dz));
+}
+
+/* Where mask is set, a; elsewhere b. */
+static inline __m128i select_epi32(__m128i mask, __m128i a, __m128i b)
+{
+    return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b));
+}
+
+/* Lane-wise minimum of signed integers (SSE2 has no _mm_min_epi32). */
+static inline __m128i min_epi32(__m128i a, __m128i b)
+{
+    return select_epi32(_mm_cmplt_epi32(a, b), a, b);
+}
+
+/* hull_support_scan four vertices at a time (count >= 4), with the same answer: each lane keeps
+   the first of its vertices with the largest dot product (its indices only grow, the last group
+   overlapping the one before when count is not a multiple of four), then of the lanes at the
+   largest value the smallest index wins: the first maximiser overall, as in the scalar scan.
+   Branch-free after the loop: which lane wins is as unpredictable as which vertex does. */
+static int support_scan4(const vec3s *vertices, int count, vec3s direction)
+{
+    const float *p = vertices[0].raw;
+    __m128 dx = _mm_set1_ps(direction.x), dy = _mm_set1_ps(direction.y),
+           dz = _mm_set1_ps(direction.z);
+    __m128i lanes = _mm_setr_epi32(0, 1, 2, 3);
+    __m128 best = dots4(p, dx, dy, dz);
+    __m128i best_index = lanes;
+    for (int next = 4; next < count; next += 4) {
+        int first = next + 4 <= count ? next : count - 4;
+        __m128 dots = dots4(p + 3 * first, dx, dy, dz);
+        __m128i better = _mm_castps_si128(_mm_cmpgt_ps(dots, best));
+        best = _mm_max_ps(dots, best); /* dots where greater, else best */
+        best_index = select_epi32(better, _mm_add_epi32(_mm_set1_epi32(first), lanes), best_index);
+    }
+    __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
+    top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
+    __m128 at_top = _mm_cmpeq_ps(best, top);
+    if (_mm_movemask_ps(at_top) == 0)
+        return 0; /* NaN dot products: the scalar scan keeps vertex 0 */
+    __m128i index = select_epi32(_mm_castps_si128(at_top), best_index, _mm_set1_epi32(count));
+    index = min_epi32(index, _mm_shuffle_epi32(index, _MM_SHUFFLE(2, 3, 0, 1)));
+    index = min_epi32(index, _mm_shuffle_epi32(index, _MM_SHUFFLE(1, 0, 3, 2)));
+    return _mm_cvtsi128_si32(index);
+}
+#endif
+
 int hull_support_scan(const convex_hull *hull, vec3s direction)
 {
+#if defined(__SSE2__)
+    if (hull->vertex_count >= 4)
+        return support_scan4(hull->vertices, hull->vertex_count, direction);
+#endif
     int best = 0;
     float best_dot = glms_vec3_dot(hull->vertices[0], direction);
     for (int v = 1; v < hull->vertex_count; v++) {
