@@ -65,8 +65,10 @@ bool io_read_joints(io_scene_builder *builder, struct fy_node *sequence);
 /* `{sphere: {...}}`, `{box: {...}}`, ...: a new shape with one reference. */
 bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *what,
                    cairn_shape **out);
-/* `{mesh: {vertices, indices}}` and `{heightfield: {count_x, count_z, heights, scale}}`
-   (surface_shapes.c); params is the inner mapping. */
+/* `{mesh: {vertices, indices, materials, material_indices}}`, `{mesh: {file, scale}}` and
+   `{heightfield: {count_x, count_z, heights, scale, materials, material_indices}}` or
+   `{heightfield: {image, scale, hole_below, materials, material_indices}}` (surface_shapes.c);
+   params is the inner mapping. */
 bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
                   cairn_shape **out);
 bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const char *what,
