@@ -68,21 +68,25 @@ static struct fy_node *required(const io_reader *reader, struct fy_node *params,
     return value;
 }
 
-/* `mesh: { file, scale }` (mesh_file.c). */
+/* `mesh: { file, scale, materials }` (mesh_file.c). */
 static bool read_mesh_file(const io_reader *reader, struct fy_node *params, const char *what,
-                           struct fy_node *file, cairn_shape **out)
+                           const cairn_surface_material *body_material, cairn_shape **out)
 {
-    static const char *const keys[] = {"file", "scale"};
-    if (!io_check_keys(reader, params, what, keys, 2))
+    static const char *const keys[] = {"file", "scale", "materials"};
+    if (!io_check_keys(reader, params, what, keys, 3))
         return false;
+    io_mesh_file request = {what,
+                            io_lookup(params, "file"),
+                            io_lookup(params, "materials"),
+                            {{1.0f, 1.0f, 1.0f}},
+                            *body_material};
     char name[IO_WHAT_CAPACITY];
-    vec3s scale = {{1.0f, 1.0f, 1.0f}};
     io_join(name, sizeof name, what, "scale", 5);
     struct fy_node *value = io_lookup(params, "scale");
-    if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
+    if (value != NULL &&
+        !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &request.scale))
         return false;
-    io_join(name, sizeof name, what, "file", 4);
-    return io_read_mesh_file(reader, params, name, file, scale, out);
+    return io_read_mesh_file(reader, params, &request, out);
 }
 
 /* `materials: [{friction, restitution}, ...]`: each entry read as a body's material (same
@@ -178,11 +182,10 @@ static void surface_materials_free(surface_materials *m)
 }
 
 bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
-                  cairn_shape **out)
+                  const cairn_surface_material *body_material, cairn_shape **out)
 {
-    struct fy_node *file = io_lookup(params, "file");
-    if (file != NULL)
-        return read_mesh_file(reader, params, what, file, out);
+    if (io_lookup(params, "file") != NULL)
+        return read_mesh_file(reader, params, what, body_material, out);
     static const char *const keys[] = {"vertices", "indices", "materials", "material_indices"};
     if (!io_check_keys(reader, params, what, keys, 4))
         return false;
