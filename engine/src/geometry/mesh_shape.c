@@ -144,7 +144,8 @@ cairn_shape *cairn_shape_mesh(const vec3s *vertices, int vertex_count, const int
                                            NULL, 0);
 }
 
-/* Kept by input triangle index, so dropping degenerate triangles never shifts a material. */
+/* Materials are kept by input triangle index (messages name it too), so dropping degenerate
+   triangles never shifts a material. */
 static const material_element_name material_names = {"cairn_shape_mesh_with_materials", "triangle",
                                                      0};
 
