@@ -218,26 +218,27 @@ Test(heightfield_materials, ray_hits_report_the_cell_material)
     cairn_world_destroy(world);
 }
 
-/* One byte per cell while the materials fit in a byte, two up to 65536 materials: the shape
-   costs the plain heightfield plus the index array plus the material table, nothing more. */
-Test(heightfield_materials, cell_indices_take_one_byte_or_two)
+/* One byte per cell while the materials fit in a byte, two up to 65536 materials, four beyond:
+   the shape costs the plain heightfield plus the index array plus the material table, nothing
+   more, and every index reads back whole. */
+Test(heightfield_materials, cell_indices_take_one_byte_two_or_four)
 {
-    enum { CX = 21, CZ = 11, CELLS = (CX - 1) * (CZ - 1), MANY = 300 };
+    enum { CX = 21, CZ = 11, CELLS = (CX - 1) * (CZ - 1), MANY = 70000 };
     float heights[CX * CZ] = {0};
-    static cairn_surface_material materials[MANY];
+    cairn_surface_material *materials = malloc(MANY * sizeof *materials);
     int indices[CELLS];
     for (int i = 0; i < MANY; ++i)
         materials[i] = (cairn_surface_material){0.001f * (float)i, 0.0f};
     const struct {
         int material_count, bytes_per_cell;
-    } cases[2] = {{2, 1}, {MANY, 2}};
+    } cases[3] = {{2, 1}, {300, 2}, {MANY, 4}};
     size_t before = cairn_allocated_bytes();
     cairn_shape *plain = cairn_shape_heightfield(heights, CX, CZ, v3(1, 1, 1));
     size_t plain_bytes = cairn_allocated_bytes() - before;
     cairn_shape_release(plain);
-    for (int k = 0; k < 2; ++k) {
-        for (int c = 0; c < CELLS; ++c)
-            indices[c] = (c * 7) % cases[k].material_count;
+    for (int k = 0; k < 3; ++k) {
+        for (int c = 0; c < CELLS; ++c) /* spread over the whole range */
+            indices[c] = (int)((long long)c * 7919 * 41 % cases[k].material_count);
         before = cairn_allocated_bytes();
         cairn_shape *field = cairn_shape_heightfield_with_materials(
             heights, CX, CZ, v3(1, 1, 1), indices, materials, cases[k].material_count);
@@ -251,6 +252,7 @@ Test(heightfield_materials, cell_indices_take_one_byte_or_two)
             cr_expect_eq(cairn_shape_triangle_material(field, 2 * c + 1), indices[c]);
         cairn_shape_release(field);
     }
+    free(materials);
 }
 
 Test(heightfield_materials, bad_material_input_is_refused_with_its_message)
