@@ -1,7 +1,8 @@
 /* `heightfield: { image: hills.png, scale: [sx, sy, sz] }`: a grey-level image (PNG, or any
    format stb_image reads; 8 or 16 bits, colour taken as its luminance) read into a heightfield,
    one sample per pixel, grey 0..1 times scale.y. Row z of the image is the samples at z. With
-   `hole_below: g`, pixels darker than g are holes (a painted mask, black for "no ground"). */
+   `hole_below: g`, pixels darker than g are holes (a painted mask, black for "no ground"). The
+   grid becomes a shape in surface_shapes.c, with the per-cell materials of inline grids. */
 #include "heightfield_image.h"
 #include "scene.h"
 #include "settings.h"
@@ -23,9 +24,8 @@ static float *heights_of(const stbi_us *pixels, int width, int height, float hol
     return heights;
 }
 
-bool io_read_heightfield_image(const io_reader *reader, struct fy_node *params, const char *what,
-                               struct fy_node *image, vec3s scale, float hole_below, int max_side,
-                               cairn_shape **out)
+bool io_read_heightfield_image(const io_reader *reader, const char *what, struct fy_node *image,
+                               float hole_below, int max_side, io_height_grid *grid)
 {
     char relative[IO_PATH_CAPACITY], path[IO_PATH_CAPACITY];
     if (!io_read_string(reader, image, what, relative, sizeof relative) ||
@@ -43,12 +43,11 @@ bool io_read_heightfield_image(const io_reader *reader, struct fy_node *params, 
                        "2 to %d on each side",
                        what, path, width, height, max_side);
     }
-    float *heights = heights_of(pixels, width, height, hole_below);
+    grid->heights = heights_of(pixels, width, height, hole_below);
     stbi_image_free(pixels);
-    if (heights == NULL)
+    if (grid->heights == NULL)
         return io_fail(reader, image, "%s: out of memory", what);
-    bool ok = io_shape_made(reader, params, what,
-                            cairn_shape_heightfield(heights, width, height, scale), out);
-    free(heights);
-    return ok;
+    grid->count_x = width;
+    grid->count_z = height;
+    return true;
 }

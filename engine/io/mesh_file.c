@@ -1,19 +1,25 @@
 /* `mesh: { file: level.glb, scale: [sx, sy, sz] }`: Assimp imports the file with its node
    transforms baked into the vertices (aiProcess_PreTransformVertices), polygons triangulated
    and identical vertices joined (so neighbouring triangles share indices, which the mesh's
-   active-edge rule needs); points and lines are left out. */
+   active-edge rule needs); points and lines are left out. With `materials: { <name>: {friction,
+   restitution}, ... }` each triangle takes the material of the file material (AI_MATKEY_NAME)
+   its Assimp mesh uses; the file's materials the scene does not name take the body's. */
 #include "mesh_file.h"
 #include "scene.h"
 #include "settings.h"
 
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
+#include <assimp/material.h>
 #include <assimp/scene.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct triangle_soup {
     vec3s *vertices;
     int *indices;
+    int *material; /* per triangle: the file material index of its Assimp mesh */
     int vertex_count, triangle_count;
 } triangle_soup;
 
@@ -35,7 +41,8 @@ static bool fill_soup(const struct aiScene *scene, vec3s scale, triangle_soup *s
     count_soup(scene, &vertices, &triangles);
     soup->vertices = malloc(sizeof *soup->vertices * (size_t)(vertices > 0 ? vertices : 1));
     soup->indices = malloc(sizeof *soup->indices * 3 * (size_t)(triangles > 0 ? triangles : 1));
-    if (soup->vertices == NULL || soup->indices == NULL)
+    soup->material = malloc(sizeof *soup->material * (size_t)(triangles > 0 ? triangles : 1));
+    if (soup->vertices == NULL || soup->indices == NULL || soup->material == NULL)
         return false;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
         const struct aiMesh *mesh = scene->mMeshes[m];
@@ -51,16 +58,117 @@ static bool fill_soup(const struct aiScene *scene, vec3s scale, triangle_soup *s
                 continue;
             for (int k = 0; k < 3; ++k)
                 soup->indices[3 * soup->triangle_count + k] = base + (int)face->mIndices[k];
-            soup->triangle_count++;
+            soup->material[soup->triangle_count++] = (int)mesh->mMaterialIndex;
         }
     }
     return true;
 }
 
-bool io_read_mesh_file(const io_reader *reader, struct fy_node *params, const char *what,
-                       struct fy_node *file, vec3s scale, cairn_shape **out)
+/* The name of the file's material i ("" when it has none). */
+static void material_name(const struct aiScene *scene, unsigned i, struct aiString *name)
+{
+    if (aiGetMaterialString(scene->mMaterials[i], AI_MATKEY_NAME, name) != aiReturn_SUCCESS)
+        name->length = 0, name->data[0] = '\0';
+}
+
+/* "ice, rubber, DefaultMaterial": the names a scene may give, for the unknown-name message. */
+static void list_material_names(const struct aiScene *scene, char *out, size_t capacity)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < scene->mNumMaterials && used < capacity; ++i) {
+        struct aiString name;
+        material_name(scene, i, &name);
+        int written = snprintf(out + used, capacity - used, "%s%s", i > 0 ? ", " : "", name.data);
+        used += written > 0 ? (size_t)written : 0;
+    }
+}
+
+/* Sets every file material called key (key_length characters) from the entry; *found tells
+   whether the file has one of that name. False on a bad friction or restitution. */
+static bool apply_named_material(const io_reader *reader, const struct aiScene *scene,
+                                 const char *key, size_t key_length, struct fy_node *value,
+                                 const char *what, cairn_surface_material *table, bool *found)
+{
+    *found = false;
+    for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
+        struct aiString name;
+        material_name(scene, i, &name);
+        if (name.length != key_length || memcmp(name.data, key, key_length) != 0)
+            continue;
+        cairn_body_def def = cairn_body_default_def();
+        def.friction = table[i].friction, def.restitution = table[i].restitution;
+        if (!io_read_material(reader, value, what, &def))
+            return false;
+        table[i] = (cairn_surface_material){def.friction, def.restitution};
+        *found = true;
+    }
+    return true;
+}
+
+/* `materials: { <file material name>: {friction, restitution}, ... }` into one entry per file
+   material, starting from the body's own friction and restitution (also for a key left out). */
+static bool read_file_materials(const io_reader *reader, const io_mesh_file *request,
+                                const struct aiScene *scene, const char *path,
+                                cairn_surface_material **out)
+{
+    char what[IO_WHAT_CAPACITY];
+    io_join(what, sizeof what, request->what, "materials", 9);
+    if (!io_expect_mapping(reader, request->materials, what))
+        return false;
+    if (scene->mNumMaterials == 0)
+        return io_fail(reader, request->materials, "%s: the mesh file '%s' has no materials", what,
+                       path);
+    *out = malloc(sizeof **out * scene->mNumMaterials);
+    if (*out == NULL)
+        return io_fail(reader, request->materials, "%s: out of memory", what);
+    for (unsigned i = 0; i < scene->mNumMaterials; ++i)
+        (*out)[i] = request->body_material;
+    void *iter = NULL;
+    struct fy_node_pair *pair;
+    while ((pair = fy_node_mapping_iterate(request->materials, &iter)) != NULL) {
+        size_t length;
+        const char *key = io_scalar(fy_node_pair_key(pair), &length);
+        if (key == NULL)
+            return io_fail(reader, fy_node_pair_key(pair), "%s: a key must be a material name",
+                           what);
+        char item[IO_WHAT_CAPACITY];
+        io_join(item, sizeof item, what, key, length);
+        bool found;
+        if (!apply_named_material(reader, scene, key, length, fy_node_pair_value(pair), item, *out,
+                                  &found))
+            return false;
+        if (!found) {
+            char names[160];
+            list_material_names(scene, names, sizeof names);
+            return io_fail(reader, fy_node_pair_key(pair),
+                           "%s: the mesh file '%s' has no material '%.*s' (its materials: %s)",
+                           what, path, (int)length, key, names);
+        }
+    }
+    return true;
+}
+
+/* The shape from the soup, with one material per file material when the scene gives any. */
+static bool make_mesh(const io_reader *reader, struct fy_node *params, const char *what,
+                      const triangle_soup *soup, const cairn_surface_material *materials,
+                      int material_count, cairn_shape **out)
+{
+    return io_shape_made(reader, params, what,
+                         cairn_shape_mesh_with_materials(soup->vertices, soup->vertex_count,
+                                                         soup->indices, soup->triangle_count,
+                                                         materials ? soup->material : NULL,
+                                                         materials, materials ? material_count : 0),
+                         out);
+}
+
+bool io_read_mesh_file(const io_reader *reader, struct fy_node *params, const io_mesh_file *request,
+                       cairn_shape **out)
 {
     char relative[IO_PATH_CAPACITY], path[IO_PATH_CAPACITY];
+    char what[IO_WHAT_CAPACITY];
+    io_join(what, sizeof what, request->what, "file", 4);
+    struct fy_node *file = request->file;
     if (!io_read_string(reader, file, what, relative, sizeof relative) ||
         !io_resolve_relative(reader, file, relative, path, sizeof path))
         return false;
@@ -70,20 +178,22 @@ bool io_read_mesh_file(const io_reader *reader, struct fy_node *params, const ch
     if (scene == NULL)
         return io_fail(reader, file, "%s: cannot read the mesh file '%s': %s", what, path,
                        aiGetErrorString());
-    triangle_soup soup = {NULL, NULL, 0, 0};
-    bool filled = fill_soup(scene, scale, &soup);
-    aiReleaseImport(scene);
+    triangle_soup soup = {NULL, NULL, NULL, 0, 0};
+    cairn_surface_material *materials = NULL;
+    int material_count = (int)scene->mNumMaterials;
     bool ok = false;
-    if (!filled)
+    if (!fill_soup(scene, request->scale, &soup))
         io_fail(reader, file, "%s: out of memory", what);
     else if (soup.triangle_count == 0)
         io_fail(reader, file, "%s: the mesh file '%s' holds no triangles", what, path);
-    else
-        ok = io_shape_made(
-            reader, params, what,
-            cairn_shape_mesh(soup.vertices, soup.vertex_count, soup.indices, soup.triangle_count),
-            out);
+    else if (request->materials == NULL ||
+             read_file_materials(reader, request, scene, path, &materials))
+        ok = true;
+    aiReleaseImport(scene);
+    ok = ok && make_mesh(reader, params, what, &soup, materials, material_count, out);
     free(soup.vertices);
     free(soup.indices);
+    free(soup.material);
+    free(materials);
     return ok;
 }

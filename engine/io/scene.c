@@ -191,7 +191,7 @@ static bool read_body(io_scene_builder *builder, struct fy_node *body, int index
         return io_fail(reader, body, "%s ('%s') needs a shape", what, name);
     snprintf(field, sizeof field, "%s.shape", what);
     cairn_shape *shape = NULL;
-    if (!io_read_shape(reader, shape_node, field, &shape))
+    if (!io_read_body_shape(reader, shape_node, field, &def, &shape))
         return false;
     def.shape = shape;
     bool ok = io_scene_add_body(builder, body, name, &def, NULL);

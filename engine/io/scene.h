@@ -65,10 +65,16 @@ bool io_read_joints(io_scene_builder *builder, struct fy_node *sequence);
 /* `{sphere: {...}}`, `{box: {...}}`, ...: a new shape with one reference. */
 bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *what,
                    cairn_shape **out);
-/* `{mesh: {vertices, indices}}` and `{heightfield: {count_x, count_z, heights, scale}}`
-   (surface_shapes.c); params is the inner mapping. */
+/* The same for a body already read: the materials of a mesh file that the scene does not name
+   take the body's friction and restitution (io_read_shape: the default body's). */
+bool io_read_body_shape(const io_reader *reader, struct fy_node *node, const char *what,
+                        const cairn_body_def *body, cairn_shape **out);
+/* `{mesh: {vertices, indices, materials, material_indices}}`, `{mesh: {file, scale, materials}}`
+   and `{heightfield: {count_x, count_z, heights, scale, materials, material_indices}}` or
+   `{heightfield: {image, scale, hole_below, materials, material_indices}}` (surface_shapes.c);
+   params is the inner mapping; body_material: what the file's unnamed materials take. */
 bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
-                  cairn_shape **out);
+                  const cairn_surface_material *body_material, cairn_shape **out);
 bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const char *what,
                          cairn_shape **out);
 /* `{friction, restitution}` onto def. */

@@ -222,6 +222,13 @@ static bool read_compound(const io_reader *reader, struct fy_node *params, const
 bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *what,
                    cairn_shape **out)
 {
+    cairn_body_def def = cairn_body_default_def();
+    return io_read_body_shape(reader, node, what, &def, out);
+}
+
+bool io_read_body_shape(const io_reader *reader, struct fy_node *node, const char *what,
+                        const cairn_body_def *body, cairn_shape **out)
+{
     static const char *const kinds[] = {"sphere", "box",      "capsule", "cylinder",
                                         "hull",   "compound", "mesh",    "heightfield"};
     if (!io_expect_mapping(reader, node, what) || !io_check_keys(reader, node, what, kinds, 8))
@@ -252,7 +259,8 @@ bool io_read_shape(const io_reader *reader, struct fy_node *node, const char *wh
     if (io_scalar_is(key, "compound"))
         return read_compound(reader, params, name, out);
     if (io_scalar_is(key, "mesh"))
-        return io_read_mesh(reader, params, name, out);
+        return io_read_mesh(reader, params, name,
+                            &(cairn_surface_material){body->friction, body->restitution}, out);
     if (io_scalar_is(key, "heightfield"))
         return io_read_heightfield(reader, params, name, out);
     return read_hull(reader, params, name, out);

@@ -1,7 +1,8 @@
 /* Static geometry entries of scene files: `{mesh: {vertices: [[x, y, z], ...], indices:
    [[a, b, c], ...]}}` and `{heightfield: {count_x, count_z, heights: [...], scale: [x, y, z]}}`
-   (a height may be `hole`), every bad value reported at its own line and column; mesh files in
-   mesh_file.c, heightfield images in heightfield_image.c. */
+   (a height may be `hole`), both with optional `materials` and `material_indices` (per triangle,
+   per cell), every bad value reported at its own line and column; mesh files in mesh_file.c,
+   heightfield images in heightfield_image.c. */
 #include "heightfield_image.h"
 #include "mesh_file.h"
 #include "scene.h"
@@ -67,21 +68,25 @@ static struct fy_node *required(const io_reader *reader, struct fy_node *params,
     return value;
 }
 
-/* `mesh: { file, scale }` (mesh_file.c). */
+/* `mesh: { file, scale, materials }` (mesh_file.c). */
 static bool read_mesh_file(const io_reader *reader, struct fy_node *params, const char *what,
-                           struct fy_node *file, cairn_shape **out)
+                           const cairn_surface_material *body_material, cairn_shape **out)
 {
-    static const char *const keys[] = {"file", "scale"};
-    if (!io_check_keys(reader, params, what, keys, 2))
+    static const char *const keys[] = {"file", "scale", "materials"};
+    if (!io_check_keys(reader, params, what, keys, 3))
         return false;
+    io_mesh_file request = {what,
+                            io_lookup(params, "file"),
+                            io_lookup(params, "materials"),
+                            {{1.0f, 1.0f, 1.0f}},
+                            *body_material};
     char name[IO_WHAT_CAPACITY];
-    vec3s scale = {{1.0f, 1.0f, 1.0f}};
     io_join(name, sizeof name, what, "scale", 5);
     struct fy_node *value = io_lookup(params, "scale");
-    if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
+    if (value != NULL &&
+        !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &request.scale))
         return false;
-    io_join(name, sizeof name, what, "file", 4);
-    return io_read_mesh_file(reader, params, name, file, scale, out);
+    return io_read_mesh_file(reader, params, &request, out);
 }
 
 /* `materials: [{friction, restitution}, ...]`: each entry read as a body's material (same
@@ -107,41 +112,54 @@ static bool read_materials(const io_reader *reader, struct fy_node *node, const 
     return ok;
 }
 
-/* `material_indices: [m, ...]`: one per triangle, each naming an entry of materials. */
+/* What the material indices of a shape run over: a mesh's triangles or a heightfield's cells.
+   `count_detail` explains the expected count in messages. */
+typedef struct material_elements {
+    int count;
+    const char *element; /* "triangle" or "cell" */
+    const char *shape;   /* "mesh" or "heightfield" */
+    char count_detail[96];
+} material_elements;
+
+/* `material_indices: [m, ...]`: one per element, each naming an entry of materials. */
 static bool read_material_indices(const io_reader *reader, struct fy_node *node, const char *what,
-                                  int triangle_count, int material_count, int **out)
+                                  const material_elements *elements, int material_count, int **out)
 {
     if (!io_expect_sequence(reader, node, what))
         return false;
-    if (fy_node_sequence_item_count(node) != triangle_count)
-        return io_fail(reader, node, "%s has %d entries, expected one per triangle (%d)", what,
-                       fy_node_sequence_item_count(node), triangle_count);
-    *out = malloc((size_t)triangle_count * sizeof **out);
+    int count = elements->count;
+    if (fy_node_sequence_item_count(node) != count)
+        return io_fail(reader, node, "%s has %d entries, expected one per %s (%s)", what,
+                       fy_node_sequence_item_count(node), elements->element,
+                       elements->count_detail);
+    *out = malloc((size_t)count * sizeof **out);
     if (*out == NULL)
         return io_fail(reader, node, "%s: out of memory", what);
     void *iter = NULL;
-    for (int i = 0; i < triangle_count; ++i) {
+    for (int i = 0; i < count; ++i) {
         char item[IO_WHAT_CAPACITY + 16];
         snprintf(item, sizeof item, "%s[%d]", what, i);
         struct fy_node *index = fy_node_sequence_iterate(node, &iter);
         if (!io_read_int(reader, index, item, -2147483647, 2147483647, &(*out)[i]))
             return false;
         if ((*out)[i] < 0 || (*out)[i] >= material_count)
-            return io_fail(reader, index, "%s = %d is out of range: the mesh has %d materials",
-                           item, (*out)[i], material_count);
+            return io_fail(reader, index, "%s = %d is out of range: the %s has %d materials", item,
+                           (*out)[i], elements->shape, material_count);
     }
     return true;
 }
 
-/* The optional per-triangle materials of an inline mesh: both keys or neither. */
-typedef struct mesh_materials {
+/* The optional materials of an inline mesh (per triangle) or a heightfield (per cell): both keys
+   or neither. */
+typedef struct surface_materials {
     cairn_surface_material *materials;
     int *indices;
     int count;
-} mesh_materials;
+} surface_materials;
 
-static bool read_mesh_materials(const io_reader *reader, struct fy_node *params, const char *what,
-                                int triangle_count, mesh_materials *out)
+static bool read_surface_materials(const io_reader *reader, struct fy_node *params,
+                                   const char *what, const material_elements *elements,
+                                   surface_materials *out)
 {
     struct fy_node *list = io_lookup(params, "materials");
     struct fy_node *indices = io_lookup(params, "material_indices");
@@ -153,16 +171,21 @@ static bool read_mesh_materials(const io_reader *reader, struct fy_node *params,
             NULL)
         return false;
     return read_materials(reader, list, list_name, &out->materials, &out->count) &&
-           read_material_indices(reader, indices, indices_name, triangle_count, out->count,
+           read_material_indices(reader, indices, indices_name, elements, out->count,
                                  &out->indices);
 }
 
-bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
-                  cairn_shape **out)
+static void surface_materials_free(surface_materials *m)
 {
-    struct fy_node *file = io_lookup(params, "file");
-    if (file != NULL)
-        return read_mesh_file(reader, params, what, file, out);
+    free(m->materials);
+    free(m->indices);
+}
+
+bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *what,
+                  const cairn_surface_material *body_material, cairn_shape **out)
+{
+    if (io_lookup(params, "file") != NULL)
+        return read_mesh_file(reader, params, what, body_material, out);
     static const char *const keys[] = {"vertices", "indices", "materials", "material_indices"};
     if (!io_check_keys(reader, params, what, keys, 4))
         return false;
@@ -177,21 +200,24 @@ bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *w
         return false;
     vec3s *vertices = NULL;
     int *indices = NULL, vertex_count = 0, triangle_count = 0;
-    mesh_materials materials = {NULL, NULL, 0};
+    surface_materials materials = {NULL, NULL, 0};
     bool ok =
         io_read_vec3_list(reader, vertices_node, vertices_name, "vertices", 3, MESH_VERTICES_MAX,
                           -1e6f, 1e6f, &vertices, &vertex_count) &&
-        read_indices(reader, indices_node, indices_name, vertex_count, &indices, &triangle_count) &&
-        read_mesh_materials(reader, params, what, triangle_count, &materials) &&
-        io_shape_made(reader, params, what,
-                      cairn_shape_mesh_with_materials(vertices, vertex_count, indices,
-                                                      triangle_count, materials.indices,
-                                                      materials.materials, materials.count),
-                      out);
+        read_indices(reader, indices_node, indices_name, vertex_count, &indices, &triangle_count);
+    if (ok) {
+        material_elements triangles = {triangle_count, "triangle", "mesh", ""};
+        snprintf(triangles.count_detail, sizeof triangles.count_detail, "%d", triangle_count);
+        ok = read_surface_materials(reader, params, what, &triangles, &materials) &&
+             io_shape_made(reader, params, what,
+                           cairn_shape_mesh_with_materials(vertices, vertex_count, indices,
+                                                           triangle_count, materials.indices,
+                                                           materials.materials, materials.count),
+                           out);
+    }
     free(vertices);
     free(indices);
-    free(materials.materials);
-    free(materials.indices);
+    surface_materials_free(&materials);
     return ok;
 }
 
@@ -224,7 +250,7 @@ static bool read_heights(const io_reader *reader, struct fy_node *node, const ch
 
 /* `heightfield: { image, scale, hole_below }` (heightfield_image.c). */
 static bool read_image(const io_reader *reader, struct fy_node *params, const char *what,
-                       struct fy_node *image, vec3s scale, cairn_shape **out)
+                       struct fy_node *image, io_height_grid *grid)
 {
     char name[IO_WHAT_CAPACITY];
     float hole_below = 0.0f; /* no grey level is below 0: no holes */
@@ -233,17 +259,35 @@ static bool read_image(const io_reader *reader, struct fy_node *params, const ch
     if (value != NULL && !io_read_float(reader, value, name, 0.0f, 1.0f, &hole_below))
         return false;
     io_join(name, sizeof name, what, "image", 5);
-    return io_read_heightfield_image(reader, params, name, image, scale, hole_below,
-                                     HEIGHTFIELD_MAX_SIDE, out);
+    return io_read_heightfield_image(reader, name, image, hole_below, HEIGHTFIELD_MAX_SIDE, grid);
 }
 
+/* `heightfield: { count_x, count_z, heights }`. */
+static bool read_inline_grid(const io_reader *reader, struct fy_node *params, const char *what,
+                             io_height_grid *grid)
+{
+    char name[IO_WHAT_CAPACITY];
+    struct fy_node *value = required(reader, params, what, "count_x", name, sizeof name);
+    if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &grid->count_x))
+        return false;
+    value = required(reader, params, what, "count_z", name, sizeof name);
+    if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &grid->count_z))
+        return false;
+    value = required(reader, params, what, "heights", name, sizeof name);
+    return value != NULL &&
+           read_heights(reader, value, name, grid->count_x, grid->count_z, &grid->heights);
+}
+
+/* The grid (inline or from an image), then its optional per-cell materials. */
 bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const char *what,
                          cairn_shape **out)
 {
     struct fy_node *image = io_lookup(params, "image");
-    static const char *const keys[] = {"count_x", "count_z", "heights", "scale"};
-    static const char *const image_keys[] = {"image", "scale", "hole_below"};
-    if (!io_check_keys(reader, params, what, image ? image_keys : keys, image ? 3 : 4))
+    static const char *const keys[] = {"count_x", "count_z",   "heights",
+                                       "scale",   "materials", "material_indices"};
+    static const char *const image_keys[] = {"image", "scale", "hole_below", "materials",
+                                             "material_indices"};
+    if (!io_check_keys(reader, params, what, image ? image_keys : keys, image ? 5 : 6))
         return false;
     char name[IO_WHAT_CAPACITY];
     vec3s scale = {{1.0f, 1.0f, 1.0f}};
@@ -251,20 +295,24 @@ bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const 
     struct fy_node *value = io_lookup(params, "scale");
     if (value != NULL && !io_read_vec3(reader, value, name, CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, &scale))
         return false;
-    if (image)
-        return read_image(reader, params, what, image, scale, out);
-    int count_x, count_z;
-    value = required(reader, params, what, "count_x", name, sizeof name);
-    if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &count_x))
-        return false;
-    value = required(reader, params, what, "count_z", name, sizeof name);
-    if (value == NULL || !io_read_int(reader, value, name, 2, HEIGHTFIELD_MAX_SIDE, &count_z))
-        return false;
-    value = required(reader, params, what, "heights", name, sizeof name);
-    float *heights = NULL;
-    bool ok = value != NULL && read_heights(reader, value, name, count_x, count_z, &heights) &&
-              io_shape_made(reader, params, what,
-                            cairn_shape_heightfield(heights, count_x, count_z, scale), out);
-    free(heights);
+    io_height_grid grid = {NULL, 0, 0};
+    surface_materials materials = {NULL, NULL, 0};
+    material_elements cells = {0, "cell", "heightfield", ""};
+    bool ok = image ? read_image(reader, params, what, image, &grid)
+                    : read_inline_grid(reader, params, what, &grid);
+    if (ok) {
+        cells.count = (grid.count_x - 1) * (grid.count_z - 1);
+        snprintf(cells.count_detail, sizeof cells.count_detail,
+                 "(%s - 1) * (%s - 1) = %d * %d = %d", image ? "width" : "count_x",
+                 image ? "height" : "count_z", grid.count_x - 1, grid.count_z - 1, cells.count);
+        ok = read_surface_materials(reader, params, what, &cells, &materials) &&
+             io_shape_made(reader, params, what,
+                           cairn_shape_heightfield_with_materials(
+                               grid.heights, grid.count_x, grid.count_z, scale, materials.indices,
+                               materials.materials, materials.count),
+                           out);
+    }
+    free(grid.heights);
+    surface_materials_free(&materials);
     return ok;
 }

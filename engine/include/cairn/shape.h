@@ -98,10 +98,12 @@ CAIRN_API cairn_shape *cairn_shape_mesh_with_materials(const vec3s *vertices, in
                                                        const int *material_indices,
                                                        const cairn_surface_material *materials,
                                                        int material_count);
-/* The material index of a mesh triangle (input numbering); -1 for other shapes, a mesh without
-   materials or a triangle index out of range. */
+/* The material index of a mesh triangle (input numbering) or of a heightfield triangle (the
+   index of its cell: both triangles of a cell share it, cells removed by a hole included, as
+   dropped mesh triangles are); -1 for other shapes, a mesh or heightfield without materials or
+   a triangle index out of range. */
 CAIRN_API int cairn_shape_triangle_material(const cairn_shape *shape, int triangle);
-/* Material `index` of a mesh made with materials into *out; false otherwise. */
+/* Material `index` of a mesh or heightfield made with materials into *out; false otherwise. */
 CAIRN_API bool cairn_shape_mesh_material(const cairn_shape *shape, int index,
                                          cairn_surface_material *out);
 /* The height of a hole sample of a heightfield: every cell with a hole at one of its four
@@ -120,6 +122,19 @@ CAIRN_API bool cairn_shape_mesh_material(const cairn_shape *shape, int index,
    touching a hole (no triangle left). */
 CAIRN_API cairn_shape *cairn_shape_heightfield(const float *heights, int count_x, int count_z,
                                                vec3s scale);
+/* cairn_shape_heightfield with a material per cell: material_indices[z * (count_x - 1) + x] in
+   [0, material_count) picks the entry of materials for cell (x, z), shared by its two triangles.
+   Contacts and ray hits use the cell's material as they use a mesh triangle's
+   (cairn_shape_mesh_with_materials). NULL material arrays (with material_count 0) give a
+   heightfield without materials, which is what cairn_shape_heightfield makes. NULL and an error
+   on what cairn_shape_heightfield rejects and on: material_indices given with material_count < 1
+   or materials NULL, an index outside [0, material_count) (the message names the cell), a
+   friction negative or not finite, a restitution outside [0, 1] or not finite (the message names
+   the material). */
+CAIRN_API cairn_shape *
+cairn_shape_heightfield_with_materials(const float *heights, int count_x, int count_z, vec3s scale,
+                                       const int *material_indices,
+                                       const cairn_surface_material *materials, int material_count);
 /* Triangle indices of a mesh or heightfield run over [0, count) (0 for other shapes): for a mesh
    the triangles as given to cairn_shape_mesh (dropped ones included, so indices stay the
    caller's), for a heightfield 2 * (z * (count_x - 1) + x) + k, k = 0 for the triangle

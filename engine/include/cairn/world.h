@@ -398,7 +398,8 @@ typedef struct cairn_ray_hit {
     cairn_body_id body;
     vec3s point, normal;
     float fraction;
-    int material; /* the hit mesh triangle's material index; -1 for other shapes or no materials */
+    int material; /* the hit mesh or heightfield triangle's material index; -1 for other shapes or
+                     no materials */
 } cairn_ray_hit;
 /* Closest hit along origin + t * translation, t in [0, 1]; false when nothing is hit. */
 CAIRN_API bool cairn_world_raycast(const cairn_world *world, vec3s origin, vec3s translation,

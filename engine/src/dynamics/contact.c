@@ -32,10 +32,11 @@ void contact_combine_materials(const cairn_world *world, contact *c)
 
 static bool has_materials(const cairn_shape *shape)
 {
-    return shape->type == CAIRN_SHAPE_MESH && shape->mesh.material != NULL;
+    const material_table *table = shape_material_table(shape);
+    return table != NULL && table->indices != NULL;
 }
 
-/* The input triangle a mesh manifold's deepest point came from: its feature id is
+/* The triangle a mesh or heightfield manifold's deepest point came from: its feature id is
    (triangle * parts of the other shape + part) * 16 + local feature (mesh_collide.c). */
 static int deepest_triangle(const manifold *m, const cairn_shape *other)
 {
@@ -61,7 +62,7 @@ void contact_manifold_material(const cairn_world *world, const contact *c, const
     int index = cairn_shape_triangle_material(mesh->shape, deepest_triangle(m, other->shape));
     if (index < 0)
         return;
-    const cairn_surface_material *s = &mesh->shape->mesh.materials[index];
+    const cairn_surface_material *s = &shape_material_table(mesh->shape)->materials[index];
     *friction = sqrtf(s->friction * other->friction);
     *restitution = fmaxf(s->restitution, other->restitution);
 }

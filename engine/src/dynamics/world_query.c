@@ -77,8 +77,9 @@ static bool check_ray(const char *function, const cairn_world *world, vec3s orig
     return true;
 }
 
-/* The material of the mesh triangle the ray meets first; -1 for other shapes or no materials.
-   A second cast, paid only by meshes with materials, keeps shape_raycast's signature. */
+/* The material of the mesh or heightfield triangle the ray meets first; -1 for other shapes or
+   no materials. A second cast, paid only by shapes with materials, keeps shape_raycast's
+   signature. */
 static int hit_material(const body *b, vec3s origin, vec3s translation)
 {
     if (cairn_shape_triangle_material(b->shape, 0) < 0)

@@ -109,6 +109,7 @@ static void free_arrays(heightfield_data *h)
     mem_free(h->heights, (size_t)h->count_x * (size_t)h->count_z * sizeof(float));
     mem_free(h->block_min, blocks * sizeof(float));
     mem_free(h->block_max, blocks * sizeof(float));
+    material_table_free(&h->materials);
 }
 
 void heightfield_destroy(cairn_shape *shape)
@@ -118,7 +119,26 @@ void heightfield_destroy(cairn_shape *shape)
 
 cairn_shape *cairn_shape_heightfield(const float *heights, int count_x, int count_z, vec3s scale)
 {
-    if (!check_heights(heights, count_x, count_z, scale))
+    return cairn_shape_heightfield_with_materials(heights, count_x, count_z, scale, NULL, NULL, 0);
+}
+
+/* One material per cell, as both triangles of a cell share it; messages name the cell's x, z. */
+static bool check_cell_materials(int count_x, int count_z, const int *material_indices,
+                                 const cairn_surface_material *materials, int material_count)
+{
+    const material_element_name names = {"cairn_shape_heightfield_with_materials", "cell",
+                                         count_x - 1};
+    return materials_check(&names, material_indices, (count_x - 1) * (count_z - 1), materials,
+                           material_count);
+}
+
+cairn_shape *cairn_shape_heightfield_with_materials(const float *heights, int count_x, int count_z,
+                                                    vec3s scale, const int *material_indices,
+                                                    const cairn_surface_material *materials,
+                                                    int material_count)
+{
+    if (!check_heights(heights, count_x, count_z, scale) ||
+        !check_cell_materials(count_x, count_z, material_indices, materials, material_count))
         return NULL;
     cairn_shape *shape = mem_calloc(1, sizeof *shape);
     if (shape == NULL)
@@ -134,7 +154,9 @@ cairn_shape *cairn_shape_heightfield(const float *heights, int count_x, int coun
     h->heights = mem_alloc(samples * sizeof(float));
     h->block_min = mem_alloc(blocks * sizeof(float));
     h->block_max = mem_alloc(blocks * sizeof(float));
-    if (!h->heights || !h->block_min || !h->block_max) {
+    if (!h->heights || !h->block_min || !h->block_max ||
+        !material_table_init(&h->materials, material_indices, (count_x - 1) * (count_z - 1),
+                             materials, material_count)) {
         free_arrays(h);
         mem_free(shape, sizeof *shape);
         return NULL;

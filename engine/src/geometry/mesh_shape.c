@@ -78,8 +78,7 @@ static void mesh_free_arrays(mesh_data *m)
     mem_free(m->source, (size_t)m->input_count * sizeof(int));
     mem_free(m->slot, (size_t)m->input_count * sizeof(int));
     mem_free(m->edge_flags, (size_t)m->input_count);
-    mem_free(m->material, (size_t)m->input_count * sizeof(int));
-    mem_free(m->materials, (size_t)m->material_count * sizeof(cairn_surface_material));
+    material_table_free(&m->materials);
 }
 
 void mesh_destroy(cairn_shape *shape)
@@ -145,59 +144,10 @@ cairn_shape *cairn_shape_mesh(const vec3s *vertices, int vertex_count, const int
                                            NULL, 0);
 }
 
-static const char *const material_function = "cairn_shape_mesh_with_materials";
-
-static bool check_material(const cairn_surface_material *m, int i)
-{
-    if (!is_finite_float(m->friction) || m->friction < 0.0f)
-        return error_set("%s: material %d friction %g is not finite and >= 0", material_function, i,
-                         (double)m->friction);
-    if (!is_finite_float(m->restitution) || m->restitution < 0.0f || m->restitution > 1.0f)
-        return error_set("%s: material %d restitution %g is outside [0, 1]", material_function, i,
-                         (double)m->restitution);
-    return true;
-}
-
-/* No material arrays at all is a plain mesh; half of them is a mistake worth reporting. */
-static bool check_materials(const int *material_indices, const cairn_surface_material *materials,
-                            int material_count, int triangle_count)
-{
-    if (material_indices == NULL && materials == NULL && material_count == 0)
-        return true;
-    if (material_indices == NULL)
-        return error_set("%s: material_indices is NULL", material_function);
-    if (material_count < 1 || materials == NULL)
-        return error_set("%s: material_count = %d with materials %s, at least 1 material needed",
-                         material_function, material_count, materials ? "given" : "NULL");
-    for (int i = 0; i < material_count; ++i)
-        if (!check_material(&materials[i], i))
-            return false;
-    for (int t = 0; t < triangle_count; ++t)
-        if (material_indices[t] < 0 || material_indices[t] >= material_count)
-            return error_set("%s: material index of triangle %d = %d is outside [0, %d)",
-                             material_function, t, material_indices[t], material_count);
-    return true;
-}
-
-/* Kept by input triangle index, so dropping degenerate triangles never shifts a material. */
-static bool mesh_copy_materials(mesh_data *m, const int *material_indices,
-                                const cairn_surface_material *materials, int material_count)
-{
-    if (material_indices == NULL)
-        return true;
-    m->material = mem_alloc((size_t)m->input_count * sizeof(int));
-    m->materials = mem_alloc((size_t)material_count * sizeof(cairn_surface_material));
-    if (!m->material || !m->materials) {
-        mem_free(m->material, (size_t)m->input_count * sizeof(int));
-        mem_free(m->materials, (size_t)material_count * sizeof(cairn_surface_material));
-        m->material = NULL, m->materials = NULL;
-        return false;
-    }
-    m->material_count = material_count;
-    memcpy(m->material, material_indices, (size_t)m->input_count * sizeof(int));
-    memcpy(m->materials, materials, (size_t)material_count * sizeof(cairn_surface_material));
-    return true;
-}
+/* Materials are kept by input triangle index (messages name it too), so dropping degenerate
+   triangles never shifts a material. */
+static const material_element_name material_names = {"cairn_shape_mesh_with_materials", "triangle",
+                                                     0};
 
 cairn_shape *cairn_shape_mesh_with_materials(const vec3s *vertices, int vertex_count,
                                              const int *indices, int triangle_count,
@@ -207,7 +157,8 @@ cairn_shape *cairn_shape_mesh_with_materials(const vec3s *vertices, int vertex_c
 {
     if (!check_vertices(vertices, vertex_count) ||
         !check_indices(indices, triangle_count, vertex_count) ||
-        !check_materials(material_indices, materials, material_count, triangle_count))
+        !materials_check(&material_names, material_indices, triangle_count, materials,
+                         material_count))
         return NULL;
     cairn_shape *shape = mem_calloc(1, sizeof *shape);
     if (shape == NULL)
@@ -217,32 +168,14 @@ cairn_shape *cairn_shape_mesh_with_materials(const vec3s *vertices, int vertex_c
     shape->mesh.vertex_count = vertex_count;
     shape->mesh.input_count = triangle_count;
     if (!mesh_build(&shape->mesh, vertices, indices) ||
-        !mesh_copy_materials(&shape->mesh, material_indices, materials, material_count)) {
+        !material_table_init(&shape->mesh.materials, material_indices, triangle_count, materials,
+                             material_count)) {
         mesh_destroy(shape);
         mem_free(shape, sizeof *shape);
         return NULL;
     }
     shape->local_bounds = mesh_bounds(&shape->mesh);
     return shape;
-}
-
-int cairn_shape_triangle_material(const cairn_shape *shape, int triangle)
-{
-    if (shape == NULL || shape->type != CAIRN_SHAPE_MESH || shape->mesh.material == NULL)
-        return -1;
-    if (triangle < 0 || triangle >= shape->mesh.input_count)
-        return -1;
-    return shape->mesh.material[triangle];
-}
-
-bool cairn_shape_mesh_material(const cairn_shape *shape, int index, cairn_surface_material *out)
-{
-    if (shape == NULL || shape->type != CAIRN_SHAPE_MESH || out == NULL)
-        return false;
-    if (index < 0 || index >= shape->mesh.material_count)
-        return false;
-    *out = shape->mesh.materials[index];
-    return true;
 }
 
 void mesh_corners(const cairn_shape *shape, int kept, vec3s corners[3])

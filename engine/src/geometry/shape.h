@@ -7,6 +7,7 @@
 
 #include "geometry/hull.h"
 #include "geometry/mesh_bvh.h"
+#include "geometry/surface_materials.h"
 
 /* Hulls with at least this many core vertices find support points by hill-climbing over the
    vertex adjacency instead of a linear scan (measured crossover: bench/bench_hull.c). */
@@ -21,9 +22,7 @@ typedef struct mesh_data {
     int *slot;                 /* per input triangle: its kept index, -1 when dropped */
     unsigned char *edge_flags; /* per kept triangle: bit e set when edge e is active */
     int input_count, triangle_count, dropped;
-    int *material; /* per input triangle: its material index; NULL for a mesh without materials */
-    cairn_surface_material *materials;
-    int material_count;
+    material_table materials; /* per input triangle */
     mesh_bvh bvh;
 } mesh_data;
 
@@ -37,6 +36,7 @@ typedef struct heightfield_data {
     vec3s scale;
     float *block_min, *block_max; /* unscaled, per block, blocks_x * blocks_z */
     int blocks_x, blocks_z;
+    material_table materials; /* per cell, z * (count_x - 1) + x */
 } heightfield_data;
 
 typedef struct hull_data {
