@@ -21,7 +21,9 @@ typedef struct horizon_edge {
 } horizon_edge;
 
 typedef struct polytope {
-    simplex_vertex vertices[EPA_MAX_VERTICES];
+    /* One slot more than the store holds: each support point is written straight to the slot
+       after the last vertex, and kept there only when it joins the polytope. */
+    simplex_vertex vertices[EPA_MAX_VERTICES + 1];
     epa_face faces[EPA_MAX_FACES];
     horizon_edge horizon[EPA_MAX_FACES];
     int free_faces[EPA_MAX_FACES];
@@ -79,11 +81,11 @@ static void face_retire(polytope *p, int face)
     p->free_faces[p->free_count++] = face;
 }
 
-static int vertex_add(polytope *p, simplex_vertex v)
+/* Keeps the support point already written to the slot after the last vertex. */
+static int vertex_add(polytope *p)
 {
     if (p->vertex_count == EPA_MAX_VERTICES)
         return -1;
-    p->vertices[p->vertex_count] = v;
     return p->vertex_count++;
 }
 
@@ -138,9 +140,9 @@ static bool grow_to_tetrahedron(polytope *p, const support_pair *pair)
                                   {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     if (p->vertex_count == 1)
         for (int k = 0; k < 6 && p->vertex_count == 1; ++k) {
-            simplex_vertex w = support_pair_vertex(pair, axes[k]);
-            if (sqrt(dvec3_length_sq(dvec3_sub(w.w, v[0].w))) > tol)
-                v[p->vertex_count++] = w;
+            support_pair_vertex_into(pair, axes[k], &v[1]);
+            if (sqrt(dvec3_length_sq(dvec3_sub(v[1].w, v[0].w))) > tol)
+                p->vertex_count++;
         }
     if (p->vertex_count == 2) {
         dvec3 e = dvec3_sub(v[1].w, v[0].w);
@@ -149,9 +151,9 @@ static bool grow_to_tetrahedron(polytope *p, const support_pair *pair)
         for (int k = 0; k < 6 && p->vertex_count == 2; ++k) {
             double angle = k * GLM_PI / 3.0;
             dvec3 d = dvec3_add(dvec3_scale(u, cos(angle)), dvec3_scale(t, sin(angle)));
-            simplex_vertex w = support_pair_vertex(pair, d);
-            if (distance_to_line(w.w, v[0].w, v[1].w) > tol)
-                v[p->vertex_count++] = w;
+            support_pair_vertex_into(pair, d, &v[2]);
+            if (distance_to_line(v[2].w, v[0].w, v[1].w) > tol)
+                p->vertex_count++;
         }
     }
     if (p->vertex_count == 3) {
@@ -161,9 +163,9 @@ static bool grow_to_tetrahedron(polytope *p, const support_pair *pair)
             n = dvec3_neg(n); /* towards the origin's side first */
         for (int side = 0; side < 2 && p->vertex_count == 3; ++side) {
             dvec3 d = side == 0 ? n : dvec3_neg(n);
-            simplex_vertex w = support_pair_vertex(pair, d);
-            if (fabs(dvec3_dot(n, dvec3_sub(w.w, v[0].w))) > tol)
-                v[p->vertex_count++] = w;
+            support_pair_vertex_into(pair, d, &v[3]);
+            if (fabs(dvec3_dot(n, dvec3_sub(v[3].w, v[0].w))) > tol)
+                p->vertex_count++;
         }
     }
     return p->vertex_count == 4;
@@ -339,10 +341,9 @@ static bool weights_inside(const double weights[3])
 
 /* Coplanar triangles tie on distance, and the origin projects into only one of them: the one
    whose vertices lie on the features of A and B that really touch. Find it among the live
-   faces in the closest face's plane. */
-static epa_face face_containing_projection(const polytope *p, epa_face face)
+   faces in the closest face's plane. The weights are left for the face returned. */
+static epa_face face_containing_projection(const polytope *p, epa_face face, double weights[3])
 {
-    double weights[3];
     face_weights(p, &face, weights);
     if (weights_inside(weights))
         return face;
@@ -351,9 +352,13 @@ static epa_face face_containing_projection(const polytope *p, epa_face face)
         if (other->obsolete || dvec3_dot(other->normal, face.normal) < 1.0 - 1e-9 ||
             fabs(other->distance - face.distance) > p->tolerance)
             continue;
-        face_weights(p, other, weights);
-        if (weights_inside(weights))
+        double other_weights[3];
+        face_weights(p, other, other_weights);
+        if (weights_inside(other_weights)) {
+            for (int k = 0; k < 3; ++k)
+                weights[k] = other_weights[k];
             return *other;
+        }
     }
     return face;
 }
@@ -363,11 +368,10 @@ static epa_face face_containing_projection(const polytope *p, epa_face face)
    it just outside. */
 static epa_result face_result(const polytope *p, epa_face face, epa_status status, int iterations)
 {
-    epa_face f = face_containing_projection(p, face);
+    double weights[3];
+    epa_face f = face_containing_projection(p, face, weights);
     const simplex_vertex *a = &p->vertices[f.vertex[0]], *b = &p->vertices[f.vertex[1]],
                          *c = &p->vertices[f.vertex[2]];
-    double weights[3];
-    face_weights(p, &f, weights);
     double u = fmin(fmax(weights[0], 0.0), 1.0);
     double v = fmin(fmax(weights[1], 0.0), 1.0 - u);
     double t = 1.0 - u - v;
@@ -443,6 +447,14 @@ static epa_result bound_result(const polytope *p, const support_pair *pair, epa_
     return upper_result(p, bounds, EPA_LIMIT, iterations);
 }
 
+/* The upper bound's vertex, from where the loop left it (none when no support value was below
+   infinity). */
+static void upper_vertex_copy(const polytope *p, epa_bounds *bounds, int upper_vertex)
+{
+    if (upper_vertex >= 0)
+        bounds->upper.vertex = p->vertices[upper_vertex];
+}
+
 static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *s,
                           dvec3 fallback_normal)
 {
@@ -451,6 +463,9 @@ static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *
     if (!polytope_init(p, pair, s))
         return touching_result(p, s, fallback_normal);
     epa_bounds bounds = {.upper = {.depth = INFINITY}};
+    /* The upper bound's vertex stays in the store (or in the slot after it, until the loop
+       ends) and is copied out only when an answer needs it. */
+    int upper_vertex = -1;
     int iterations = 0;
     while (iterations < EPA_MAX_ITERATIONS) {
         int face = closest_face(p);
@@ -458,25 +473,34 @@ static epa_result epa_run(polytope *p, const support_pair *pair, const simplex *
             break;
         bounds.lower_face = p->faces[face];
         ++iterations;
-        simplex_vertex w = support_pair_vertex(pair, bounds.lower_face.normal);
-        double support = dvec3_dot(bounds.lower_face.normal, w.w);
-        if (support < bounds.upper.depth)
-            bounds.upper = (depth_bound){bounds.lower_face.normal, support, w};
+        const simplex_vertex *w = &p->vertices[p->vertex_count];
+        support_pair_vertex_into(pair, bounds.lower_face.normal, &p->vertices[p->vertex_count]);
+        double support = dvec3_dot(bounds.lower_face.normal, w->w);
+        if (support < bounds.upper.depth) {
+            bounds.upper.normal = bounds.lower_face.normal;
+            bounds.upper.depth = support;
+            upper_vertex = p->vertex_count;
+        }
         /* Stop when the support bound and the face distance agree (the upper-bound gap). The
            face's own normal is the answer only when its own support agrees too: a long face
            can lie within the gap of the depth while tilted (a 100 m plate: 6e-3 rad, which
            doubles the overlap along it); otherwise the normal of the upper bound is. */
         double gap = epa_relative_gap * fabs(bounds.upper.depth) + p->tolerance;
-        if (bounds.upper.depth - bounds.lower_face.distance <= gap)
-            return support - bounds.lower_face.distance <= gap
-                       ? face_result(p, bounds.lower_face, EPA_CONVERGED, iterations)
-                       : upper_result(p, &bounds, EPA_CONVERGED, iterations);
-        int w_index = vertex_add(p, w);
-        if (w_index < 0 || !expand(p, face, w_index))
+        if (bounds.upper.depth - bounds.lower_face.distance <= gap) {
+            if (support - bounds.lower_face.distance <= gap)
+                return face_result(p, bounds.lower_face, EPA_CONVERGED, iterations);
+            upper_vertex_copy(p, &bounds, upper_vertex);
+            return upper_result(p, &bounds, EPA_CONVERGED, iterations);
+        }
+        int w_index = vertex_add(p);
+        if (w_index < 0 || !expand(p, face, w_index)) {
+            upper_vertex_copy(p, &bounds, upper_vertex);
             return bound_result(p, pair, &bounds, iterations);
+        }
     }
     if (iterations == 0)
         return touching_result(p, s, fallback_normal);
+    upper_vertex_copy(p, &bounds, upper_vertex);
     return bound_result(p, pair, &bounds, iterations);
 }
 

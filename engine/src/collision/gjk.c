@@ -31,11 +31,7 @@ support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const c
 simplex_vertex support_pair_reevaluate(const support_pair *pair, vec3s a_local, vec3s b_local)
 {
     simplex_vertex v;
-    v.a_local = a_local;
-    v.b_local = b_local;
-    v.a = dvec3_from(a_local);
-    v.b = dvec3_from(glms_vec3_add(glms_mat3_mulv(pair->rotation, b_local), pair->b_in_a.position));
-    v.w = dvec3_sub(v.a, v.b);
+    support_pair_reevaluate_into(pair, a_local, b_local, &v);
     return v;
 }
 
@@ -50,7 +46,7 @@ static vec3s core_support(const cairn_shape *shape, vec3s d)
     return cairn_shape_core_support(shape, d);
 }
 
-simplex_vertex support_pair_vertex(const support_pair *pair, dvec3 direction)
+void support_pair_vertex_into(const support_pair *pair, dvec3 direction, simplex_vertex *out)
 {
     vec3s d = dvec3_to_float(direction);
     vec3s a_local = core_support(pair->a, d);
@@ -60,7 +56,14 @@ simplex_vertex support_pair_vertex(const support_pair *pair, dvec3 direction)
                      -(r->m10 * d.x + r->m11 * d.y + r->m12 * d.z),
                      -(r->m20 * d.x + r->m21 * d.y + r->m22 * d.z)}};
     vec3s b_local = core_support(pair->b, d_in_b);
-    return support_pair_reevaluate(pair, a_local, b_local);
+    support_pair_reevaluate_into(pair, a_local, b_local, out);
+}
+
+simplex_vertex support_pair_vertex(const support_pair *pair, dvec3 direction)
+{
+    simplex_vertex v;
+    support_pair_vertex_into(pair, direction, &v);
+    return v;
 }
 
 static bool simplex_contains(const simplex *s, const simplex_vertex *v)
@@ -119,17 +122,23 @@ gjk_result gjk_distance(const support_pair *pair, simplex *s, dvec3 direction)
     while (!inside && vv > touch * touch && dvec3_length_sq(direction) > 0.0 &&
            result.iterations < GJK_MAX_ITERATIONS) {
         ++result.iterations;
-        simplex_vertex w = support_pair_vertex(pair, direction);
+        /* The support point goes straight to the slot after the simplex's last vertex (a
+           local only when the simplex is full, which only a failed tetrahedron pick leaves). */
+        simplex_vertex spare;
+        simplex_vertex *w = s->count < 4 ? &s->vertices[s->count] : &spare;
+        support_pair_vertex_into(pair, direction, w);
         /* Termination 1: the distance proven along the search direction (the support plane's)
            meets the upper bound |v|. Measured along the direction searched, not along v: the
            exact perpendicular of a needle-thin triangle can lean away from v, and v.w then
            "proved" a gap through a difference that holds the origin. */
-        if (s->count > 0 && separation_gap(vv, direction, w.w))
+        if (s->count > 0 && separation_gap(vv, direction, w->w))
             break;
         /* Termination 2: a repeated support point means no further progress is possible. */
-        if (simplex_contains(s, &w))
+        if (simplex_contains(s, w))
             break;
-        s->vertices[s->count++] = w;
+        if (w == &spare)
+            s->vertices[s->count] = spare;
+        s->count++;
         simplex_pick pick;
         dvec3 next_v;
         dvec3 next_direction = simplex_closest(s, &pick, &next_v, &inside);

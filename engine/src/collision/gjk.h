@@ -53,6 +53,8 @@ support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const c
                                cairn_transform xb);
 /* The Minkowski-difference vertex farthest along direction (A's frame). */
 simplex_vertex support_pair_vertex(const support_pair *pair, dvec3 direction);
+/* support_pair_vertex written straight to *out (no copy of the vertex through the caller). */
+void support_pair_vertex_into(const support_pair *pair, dvec3 direction, simplex_vertex *out);
 /* Sum of the diagonals of both shapes' local bounds: the length scale of tolerances. */
 double support_pair_scale(const support_pair *pair);
 /* Re-evaluates a vertex from its local points under the pair's current transform. */
@@ -123,6 +125,18 @@ static inline dvec3 dvec3_cross(dvec3 a, dvec3 b)
 static inline double dvec3_length_sq(dvec3 a)
 {
     return dvec3_dot(a, a);
+}
+
+/* support_pair_reevaluate written straight to *out. */
+static inline void support_pair_reevaluate_into(const support_pair *pair, vec3s a_local,
+                                                vec3s b_local, simplex_vertex *out)
+{
+    out->a_local = a_local;
+    out->b_local = b_local;
+    out->a = dvec3_from(a_local);
+    out->b =
+        dvec3_from(glms_vec3_add(glms_mat3_mulv(pair->rotation, b_local), pair->b_in_a.position));
+    out->w = dvec3_sub(out->a, out->b);
 }
 
 #endif
