@@ -31,11 +31,21 @@ bool query_check_transform(const char *function, const char *name, cairn_transfo
     return true;
 }
 
+/* query_check_transform's test without the message: the common case, inlined. */
+static inline bool transform_ok(cairn_transform xf)
+{
+    return is_finite_vec3(xf.position) && fabsf(xf.position.x) <= max_coordinate &&
+           fabsf(xf.position.y) <= max_coordinate && fabsf(xf.position.z) <= max_coordinate &&
+           is_unit_quat(xf.rotation);
+}
+
 bool query_check_pair(const char *function, const cairn_shape *a, cairn_transform xa,
                       const cairn_shape *b, cairn_transform xb)
 {
     if (a == NULL || b == NULL)
         return error_set("%s: shape %s is NULL", function, a == NULL ? "a" : "b");
+    if (transform_ok(xa) && transform_ok(xb))
+        return true;
     return query_check_transform(function, "xa", xa) && query_check_transform(function, "xb", xb);
 }
 
@@ -44,7 +54,7 @@ bool query_check_pair(const char *function, const cairn_shape *a, cairn_transfor
 void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b, dvec3 core_a,
                   dvec3 core_b, dvec3 normal, double core_distance, cairn_query_result *out)
 {
-    double ra = cairn_shape_convex_radius(a), rb = cairn_shape_convex_radius(b);
+    double ra = a->convex_radius, rb = b->convex_radius;
     double distance = core_distance - ra - rb;
     /* Centre the pair on its midpoint so point_b - point_a == distance * normal holds exactly. */
     dvec3 mid = dvec3_scale(dvec3_add(dvec3_add(core_a, dvec3_scale(normal, ra)),
@@ -59,21 +69,26 @@ void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b
     out->point_b = xform_point(xa, dvec3_to_float(pb));
 }
 
-static simplex cache_load(const support_pair *pair, const cairn_gjk_cache *cache, dvec3 *axis)
+/* Starts *s from the cache (empty without one). Only the count and the weights are set beyond
+   the vertices loaded: GJK reads no vertex past the count, and the whole simplex (420 bytes)
+   cleared and returned by value cost more than loading it. */
+static void cache_load(const support_pair *pair, const cairn_gjk_cache *cache, dvec3 *axis,
+                       simplex *s)
 {
-    simplex s = {.count = 0};
+    s->count = 0;
+    for (int i = 0; i < 4; ++i)
+        s->lambda[i] = 0.0;
     if (cache == NULL)
-        return s;
+        return;
     cache_data data;
     memcpy(&data, cache, sizeof data);
     if (data.count < 0 || data.count > 4)
-        return s;
+        return;
     for (int i = 0; i < data.count; ++i)
-        s.vertices[i] = support_pair_reevaluate(pair, data.a_local[i], data.b_local[i]);
-    s.count = data.count;
+        support_pair_reevaluate_into(pair, data.a_local[i], data.b_local[i], &s->vertices[i]);
+    s->count = data.count;
     if (glms_vec3_norm2(data.axis) > 0.0f)
         *axis = dvec3_from(data.axis);
-    return s;
 }
 
 static void cache_store(cairn_gjk_cache *cache, const simplex *s, dvec3 axis)
@@ -121,8 +136,8 @@ static dvec3 a_to_b(const support_pair *pair, dvec3 v)
 static bool sphere_closed_form(const support_pair *pair, cairn_transform xa,
                                cairn_query_result *out)
 {
-    bool a_is_sphere = cairn_shape_get_type(pair->a) == CAIRN_SHAPE_SPHERE;
-    if (!a_is_sphere && cairn_shape_get_type(pair->b) != CAIRN_SHAPE_SPHERE)
+    bool a_is_sphere = pair->a->type == CAIRN_SHAPE_SPHERE;
+    if (!a_is_sphere && pair->b->type != CAIRN_SHAPE_SPHERE)
         return false;
     dvec3 offset = dvec3_from(pair->b_in_a.position);
     double distance;
@@ -155,7 +170,8 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     if (sphere_closed_form(&pair, xa, out))
         return true;
     dvec3 direction = dvec3_from(pair.b_in_a.position);
-    simplex s = cache_load(&pair, cache, &direction);
+    simplex s;
+    cache_load(&pair, cache, &direction, &s);
     gjk_result gjk = gjk_distance(&pair, &s, direction);
     out->gjk_iterations = gjk.iterations;
     out->epa_iterations = 0;
@@ -217,7 +233,7 @@ static void point_or_segment(const cairn_shape *shape, cairn_transform xf, dvec3
 
 static bool is_round(const cairn_shape *shape)
 {
-    cairn_shape_type type = cairn_shape_get_type(shape);
+    cairn_shape_type type = shape->type;
     return type == CAIRN_SHAPE_SPHERE || type == CAIRN_SHAPE_CAPSULE;
 }
 
@@ -257,11 +273,10 @@ bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         return error_set("cairn_collide: out is NULL");
     if (!query_check_pair("cairn_collide", a, xa, b, xb))
         return false;
-    if (cairn_shape_get_type(a) == CAIRN_SHAPE_COMPOUND ||
-        cairn_shape_get_type(b) == CAIRN_SHAPE_COMPOUND)
+    if (a->type == CAIRN_SHAPE_COMPOUND || b->type == CAIRN_SHAPE_COMPOUND)
         return error_set("cairn_collide: shape %s is a compound; this is a convex-pair query "
                          "(use cairn_overlap or the world)",
-                         cairn_shape_get_type(a) == CAIRN_SHAPE_COMPOUND ? "a" : "b");
+                         a->type == CAIRN_SHAPE_COMPOUND ? "a" : "b");
     if (shape_is_triangles(a) || shape_is_triangles(b))
         return error_set("cairn_collide: shape %s is a mesh or heightfield; this is a convex-pair "
                          "query (use cairn_overlap or the world)",

@@ -22,9 +22,9 @@ support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const c
     pair.b_in_a.rotation = glms_quat_normalize(glms_quat_mul(inverse_a, xb.rotation));
     pair.b_in_a.position = glms_quat_rotatev(inverse_a, glms_vec3_sub(xb.position, xa.position));
     pair.rotation = glms_quat_mat3(pair.b_in_a.rotation);
-    cairn_aabb ba = cairn_shape_local_bounds(a), bb = cairn_shape_local_bounds(b);
-    pair.scale = glms_vec3_norm(glms_vec3_sub(ba.max, ba.min)) +
-                 glms_vec3_norm(glms_vec3_sub(bb.max, bb.min));
+    const cairn_aabb *ba = &a->local_bounds, *bb = &b->local_bounds;
+    pair.scale = glms_vec3_norm(glms_vec3_sub(ba->max, ba->min)) +
+                 glms_vec3_norm(glms_vec3_sub(bb->max, bb->min));
     return pair;
 }
 
