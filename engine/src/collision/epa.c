@@ -53,9 +53,10 @@ static inline int face_add(polytope *p, int a, int b, int c)
 {
     dvec3 pa = p->vertices[a].w, pb = p->vertices[b].w, pc = p->vertices[c].w;
     dvec3 n = dvec3_cross(dvec3_sub(pb, pa), dvec3_sub(pc, pa));
-    double length = sqrt(dvec3_length_sq(n));
-    if (!(length > 0.0))
+    double length_sq = dvec3_length_sq(n);
+    if (!(length_sq > 0.0)) /* as !(length > 0), decided without waiting for the root */
         return -1;
+    double length = sqrt(length_sq);
     int index;
     if (p->free_count > 0)
         index = p->free_faces[--p->free_count];
@@ -274,17 +275,18 @@ static void silhouette(polytope *p, int face, dvec3 w)
 }
 
 /* Links the new faces (a_k, b_k, w) around w: the horizon is one closed loop, so b_k starts
-   exactly one other face, found through a table indexed by vertex (O(h), no pair search). */
-static bool link_fan(polytope *p, const int *fan, int count)
+   exactly one other face, found through a table indexed by vertex (O(h), no pair search). The
+   fan's a_k and b_k come as arrays (not read back from the faces). */
+static bool link_fan(polytope *p, const int *fan, const int *from, const int *to, int count)
 {
     int starting_at[EPA_MAX_VERTICES];
     for (int k = 0; k < count; ++k)
-        starting_at[p->faces[fan[k]].vertex[1]] = -1;
+        starting_at[to[k]] = -1;
     for (int k = 0; k < count; ++k)
-        starting_at[p->faces[fan[k]].vertex[0]] = fan[k];
+        starting_at[from[k]] = fan[k];
     for (int k = 0; k < count; ++k) {
         epa_face *f = &p->faces[fan[k]];
-        int next = starting_at[f->vertex[1]];
+        int next = starting_at[to[k]];
         if (next < 0)
             return false;      /* the horizon is not one loop: numerical trouble */
         f->adjacent[1] = next; /* b_k -> w */
@@ -301,12 +303,15 @@ static bool expand(polytope *p, int face, int w_index)
     p->horizon_count = 0;
     face_retire(p, face);
     silhouette(p, face, p->vertices[w_index].w);
-    int fan[EPA_MAX_FACES];
+    static const int next_edge[3] = {1, 2, 0};
+    int fan[EPA_MAX_FACES], from[EPA_MAX_FACES], to[EPA_MAX_FACES];
     for (int h = 0; h < p->horizon_count; ++h) {
         const horizon_edge *e = &p->horizon[h];
         const epa_face *g = &p->faces[e->face];
         /* The new face runs along the horizon edge in the opposite direction to g's. */
-        int created = face_add(p, g->vertex[(e->edge + 1) % 3], g->vertex[e->edge], w_index);
+        from[h] = g->vertex[next_edge[e->edge]];
+        to[h] = g->vertex[e->edge];
+        int created = face_add(p, from[h], to[h], w_index);
         if (created < 0)
             return false;
         fan[h] = created;
@@ -315,7 +320,7 @@ static bool expand(polytope *p, int face, int w_index)
         p->faces[e->face].adjacent[e->edge] = created;
         p->faces[e->face].twin[e->edge] = 0;
     }
-    if (!link_fan(p, fan, p->horizon_count))
+    if (!link_fan(p, fan, from, to, p->horizon_count))
         return false;
     return p->horizon_count >= 3;
 }
