@@ -4,6 +4,7 @@
 #define CAIRN_TESTS_MESH_HELPERS_H
 
 #include <cairn/cairn.h>
+#include "dynamics/scene_helpers.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,5 +75,21 @@ static inline cairn_shape *floor_mesh(int cells, float cell, float tilt)
 /* The unit square in the XZ plane, as two triangles facing +Y. */
 static const vec3s unit_quad[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{1, 0, 1}}, {{0, 0, 1}}};
 static const int unit_quad_triangles[6] = {0, 3, 2, 0, 2, 1};
+
+/* A 0.8 x 0.5 x 0.8 m box of the given friction at (x, on the ground, -7) sliding along +z at
+   5 m/s, never sleeping: the materials tests' probe of v^2 / (2 mu g). */
+static inline cairn_body_id mesh_sliding_box(cairn_world *world, float x, float friction)
+{
+    cairn_body_def def = cairn_body_default_def();
+    vec3s half = v3(0.4f, 0.25f, 0.4f);
+    def.shape = cairn_shape_box(half, SCENE_RADIUS);
+    def.transform = scene_at(v3(x, half.y, -7.0f));
+    def.linear_velocity = v3(0, 0, 5.0f);
+    def.friction = friction;
+    def.allow_sleep = false;
+    cairn_body_id id = cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    return id;
+}
 
 #endif

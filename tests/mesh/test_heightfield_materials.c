@@ -43,20 +43,6 @@ static void add_split_field(cairn_world *world, const split_field *f,
                   field_body_friction, field_body_restitution, true);
 }
 
-static cairn_body_id sliding_box(cairn_world *world, float x, float friction)
-{
-    cairn_body_def def = cairn_body_default_def();
-    vec3s half = v3(0.4f, 0.25f, 0.4f);
-    def.shape = cairn_shape_box(half, SCENE_RADIUS);
-    def.transform = scene_at(v3(x, half.y, -7.0f));
-    def.linear_velocity = v3(0, 0, 5.0f);
-    def.friction = friction;
-    def.allow_sleep = false;
-    cairn_body_id id = cairn_body_create(world, &def);
-    cairn_shape_release((cairn_shape *)def.shape);
-    return id;
-}
-
 /* 0.5 m cells over x in [-6, 6], z in [-8, 8]: ice left of x = 0, rough right of it. */
 Test(heightfield_materials, a_box_stops_at_v2_over_2_mu_g_on_ice_and_on_rough_cells)
 {
@@ -65,8 +51,8 @@ Test(heightfield_materials, a_box_stops_at_v2_over_2_mu_g_on_ice_and_on_rough_ce
     const float box_friction = 1.0f, speed = 5.0f, start = -7.0f;
     cairn_world *world = scene_default_world();
     add_split_field(world, &field, materials);
-    cairn_body_id boxes[2] = {sliding_box(world, -3.0f, box_friction),
-                              sliding_box(world, 3.0f, box_friction)};
+    cairn_body_id boxes[2] = {mesh_sliding_box(world, -3.0f, box_friction),
+                              mesh_sliding_box(world, 3.0f, box_friction)};
     for (int i = 0; i < 300; ++i)
         cairn_world_step(world, SCENE_DT);
     const char *names[2] = {"ice", "rough"};

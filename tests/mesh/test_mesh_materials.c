@@ -39,20 +39,6 @@ static cairn_transform identity(void)
     return cairn_transform_identity();
 }
 
-static cairn_body_id sliding_box(cairn_world *world, float x, float friction)
-{
-    cairn_body_def def = cairn_body_default_def();
-    vec3s half = v3(0.4f, 0.25f, 0.4f);
-    def.shape = cairn_shape_box(half, SCENE_RADIUS);
-    def.transform = scene_at(v3(x, half.y, -7.0f));
-    def.linear_velocity = v3(0, 0, 5.0f);
-    def.friction = friction;
-    def.allow_sleep = false;
-    cairn_body_id id = cairn_body_create(world, &def);
-    cairn_shape_release((cairn_shape *)def.shape);
-    return id;
-}
-
 Test(mesh_materials, a_box_stops_at_v2_over_2_mu_g_on_ice_and_on_rubber)
 {
     const cairn_surface_material materials[2] = {{0.05f, 0.0f}, {0.9f, 0.0f}};
@@ -60,8 +46,8 @@ Test(mesh_materials, a_box_stops_at_v2_over_2_mu_g_on_ice_and_on_rubber)
     cairn_world *world = scene_default_world();
     scene_body_ex(world, two_strip_floor(materials), CAIRN_STATIC, identity(), 1000,
                   mesh_body_friction, 0, true);
-    cairn_body_id boxes[2] = {sliding_box(world, -3.0f, box_friction),
-                              sliding_box(world, 3.0f, box_friction)};
+    cairn_body_id boxes[2] = {mesh_sliding_box(world, -3.0f, box_friction),
+                              mesh_sliding_box(world, 3.0f, box_friction)};
     float start = -7.0f;
     for (int i = 0; i < 300; ++i)
         cairn_world_step(world, SCENE_DT);
@@ -250,7 +236,7 @@ static double slide_on_ice(presolve_probe *probe)
     cairn_world *world = scene_default_world();
     scene_body_ex(world, two_strip_floor(materials), CAIRN_STATIC, identity(), 1000,
                   mesh_body_friction, 0, true);
-    cairn_body_id box = sliding_box(world, -3.0f, 1.0f);
+    cairn_body_id box = mesh_sliding_box(world, -3.0f, 1.0f);
     cairn_world_set_presolve(world, probe_friction, probe);
     for (int i = 0; i < 300; ++i)
         cairn_world_step(world, SCENE_DT);
