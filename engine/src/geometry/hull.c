@@ -1272,6 +1272,15 @@ static inline __m128i min_epi32(__m128i a, __m128i b)
     return select_epi32(_mm_cmplt_epi32(a, b), a, b);
 }
 
+/* Each lane keeps the dot product and index of the group's vertex when it is strictly greater:
+   an earlier vertex wins ties. */
+static inline void keep_greater(__m128 dots, __m128i index, __m128 *best, __m128i *best_index)
+{
+    __m128i better = _mm_castps_si128(_mm_cmpgt_ps(dots, *best));
+    *best = _mm_max_ps(dots, *best); /* dots where greater, else best */
+    *best_index = select_epi32(better, index, *best_index);
+}
+
 /* hull_support_scan four vertices at a time (count >= 4), with the same answer: each lane keeps
    the first of its vertices with the largest dot product (its indices only grow, the last group
    overlapping the one before when count is not a multiple of four), then of the lanes at the
@@ -1282,15 +1291,18 @@ static int support_scan4(const vec3s *vertices, int count, vec3s direction)
     const float *p = vertices[0].raw;
     __m128 dx = _mm_set1_ps(direction.x), dy = _mm_set1_ps(direction.y),
            dz = _mm_set1_ps(direction.z);
-    __m128i lanes = _mm_setr_epi32(0, 1, 2, 3);
+    __m128i lanes = _mm_setr_epi32(0, 1, 2, 3), four = _mm_set1_epi32(4);
     __m128 best = dots4(p, dx, dy, dz);
-    __m128i best_index = lanes;
-    for (int next = 4; next < count; next += 4) {
-        int first = next + 4 <= count ? next : count - 4;
-        __m128 dots = dots4(p + 3 * first, dx, dy, dz);
-        __m128i better = _mm_castps_si128(_mm_cmpgt_ps(dots, best));
-        best = _mm_max_ps(dots, best); /* dots where greater, else best */
-        best_index = select_epi32(better, _mm_add_epi32(_mm_set1_epi32(first), lanes), best_index);
+    __m128i best_index = lanes, group = lanes;
+    int next = 4;
+    for (; next + 4 <= count; next += 4) {
+        group = _mm_add_epi32(group, four);
+        keep_greater(dots4(p + 3 * next, dx, dy, dz), group, &best, &best_index);
+    }
+    if (next < count) { /* the last group overlaps the one before */
+        int first = count - 4;
+        keep_greater(dots4(p + 3 * first, dx, dy, dz), _mm_add_epi32(_mm_set1_epi32(first), lanes),
+                     &best, &best_index);
     }
     __m128 top = _mm_max_ps(best, _mm_shuffle_ps(best, best, _MM_SHUFFLE(2, 3, 0, 1)));
     top = _mm_max_ps(top, _mm_shuffle_ps(top, top, _MM_SHUFFLE(1, 0, 3, 2)));
