@@ -261,8 +261,9 @@ static void silhouette(polytope *p, int face, dvec3 w)
         const epa_face *f = &p->faces[at.face];
         if (f->obsolete)
             continue;
-        dvec3 v0 = p->vertices[f->vertex[0]].w;
-        if (dvec3_dot(f->normal, dvec3_sub(w, v0)) <= p->tolerance) {
+        /* w's height over the face's plane, from the face alone (its distance, not a vertex
+           read through its index) */
+        if (dvec3_dot(f->normal, w) - f->distance <= p->tolerance) {
             p->horizon[p->horizon_count++] = at;
             continue;
         }
