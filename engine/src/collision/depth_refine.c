@@ -164,7 +164,34 @@ static void try_sides(const support_pair *pair, const refine_shape *round,
         try_both(pair, dvec3_cross(axis, edges[e]), starts);
 }
 
-/* A direction's part across a cylinder's or capsule's axis: its side's own normal. */
+/* A cylinder's or capsule's support value has a crease (|d . axis| in it) along the great circle
+   of directions across its axis: the depth is often least somewhere on that circle, where a
+   pattern search over the sphere stalls (every step off the crease climbs). So from a start's
+   part across the axis, a search along the circle itself: one angle, the step halving when
+   neither neighbour is better. */
+static void crease_search(const support_pair *pair, dvec3 axis, depth_bound *best)
+{
+    double step = refine_first_step;
+    int evaluations = 0;
+    while (step > refine_last_step && evaluations < REFINE_MAX_EVALUATIONS) {
+        dvec3 n = best->normal, along = unit_or_zero(dvec3_cross(axis, n));
+        bool moved = false;
+        for (int k = 0; k < 2 && !moved; ++k, ++evaluations) {
+            double turn = k == 0 ? step : -step;
+            depth_bound b;
+            if (evaluate(pair, dvec3_add(dvec3_scale(n, cos(turn)), dvec3_scale(along, sin(turn))),
+                         &b) &&
+                b.depth < best->depth) {
+                *best = b;
+                moved = true;
+            }
+        }
+        if (!moved)
+            step *= 0.5;
+    }
+}
+
+/* A start's part across a cylinder's or capsule's axis, searched along its crease. */
 static void try_across_axis(const support_pair *pair, const refine_shape *s, dvec3 n,
                             refine_starts *starts)
 {
@@ -172,7 +199,11 @@ static void try_across_axis(const support_pair *pair, const refine_shape *s, dve
     if (type != CAIRN_SHAPE_CYLINDER && type != CAIRN_SHAPE_CAPSULE)
         return;
     dvec3 axis = frame_axis(s->rotation, 1);
-    try_direction(pair, dvec3_sub(n, dvec3_scale(axis, dvec3_dot(n, axis))), starts);
+    depth_bound b;
+    if (!evaluate(pair, dvec3_sub(n, dvec3_scale(axis, dvec3_dot(n, axis))), &b))
+        return;
+    crease_search(pair, axis, &b);
+    starts_offer(starts, &b);
 }
 
 /* Eight neighbours on a circle of angle `step` around the normal; the step halves when none is
