@@ -371,13 +371,17 @@ Test(stress_pairs, every_pairing_against_references)
 /* Pairs that failed once, rerun by seed and index. Seed 0x2611, pairs 299868 and 468663:
    coincident cylinders (cylinder and capsule), where EPA stops on its cap and the bound's
    refinement stalled on the crease of a cylinder's support (directions across its axis): the
-   cached call found another local minimum than the uncached one, 1.4e-4 and 1.2e-5 apart. */
+   cached call found another local minimum than the uncached one, 1.4e-4 and 1.2e-5 apart.
+   Seed 0xBEEF7, pairs 166249 and 588043: the same hull (cylinder) twice at one pose, warm-started
+   from a simplex whose cached vertices have a_local == b_local, so two of them re-evaluate to the
+   same point: the segment's weights were 0 / 0, and the cached answer a depth of 0 (or a fifth
+   of the true one) where the shapes overlap through and through. */
 Test(stress_pairs, pairs_that_failed_once)
 {
     static const struct {
         uint64_t seed;
         long index;
-    } once[] = {{0x2611, 299868}, {0x2611, 468663}};
+    } once[] = {{0x2611, 299868}, {0x2611, 468663}, {0xBEEF7, 166249}, {0xBEEF7, 588043}};
     stress_totals totals;
     memset(&totals, 0, sizeof totals);
     for (size_t i = 0; i < sizeof once / sizeof *once; ++i)

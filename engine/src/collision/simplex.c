@@ -51,7 +51,12 @@ static dvec3 pick_vertex(const simplex *s, int index, simplex_pick *pick)
 
 static dvec3 pick_edge(const simplex *s, int ia, int ib, double ta, double tb, simplex_pick *pick)
 {
+    /* total is |b - a|^2: zero when a warm start re-evaluates two cached vertices to the same
+       point (identical shapes at identical poses map a_local == b_local to w = 0 twice), where
+       the weights would be 0 / 0 */
     double total = ta + tb;
+    if (!(total > 0.0))
+        return pick_vertex(s, ia, pick);
     *pick = (simplex_pick){.keep = {ia, ib}, .lambda = {ta / total, tb / total}, .count = 2};
     return edge_direction(s->vertices[ia].w, s->vertices[ib].w);
 }
