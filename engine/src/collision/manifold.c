@@ -191,6 +191,27 @@ static float triangle_area2(vec3s a, vec3s b, vec3s c, vec3s normal)
     return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a)), normal);
 }
 
+/* Points along a line (a capsule's side on the triangles of a mesh, merged): the deepest (a),
+   the farthest from it (b) and the farthest from b, so the two ends of the line stay. Picking
+   the third and fourth by area kept copies of a point where triangles meet and dropped an end:
+   the body rested on half its length and rolled away. */
+static int reduce_collinear(const candidate *c, int count, int a, int b, int *keep)
+{
+    int far = -1;
+    float best = -1.0f;
+    for (int i = 0; i < count; ++i) {
+        float dist = glms_vec3_distance2(c[i].on_b, c[b].on_b);
+        if (i != a && i != b && dist > best) {
+            best = dist;
+            far = i;
+        }
+    }
+    keep[0] = a;
+    keep[1] = b;
+    keep[2] = far;
+    return 3;
+}
+
 /* Deepest point, the point farthest from it, the largest triangle, then the point adding the
    most area outside that triangle. */
 static int reduce(const candidate *c, int count, vec3s normal, int *keep)
@@ -220,6 +241,9 @@ static int reduce(const candidate *c, int count, vec3s normal, int *keep)
             t = i;
         }
     }
+    /* every point within a thousandth of a-b's length of its line: a line contact */
+    if (best <= 1e-3f * glms_vec3_distance2(c[a].on_b, c[b].on_b))
+        return reduce_collinear(c, count, a, b, keep);
     float sign = triangle_area2(c[a].on_b, c[b].on_b, c[t].on_b, normal) >= 0.0f ? 1.0f : -1.0f;
     best = -FLT_MAX;
     int corners[3] = {a, b, t};
