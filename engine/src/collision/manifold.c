@@ -191,6 +191,27 @@ static float triangle_area2(vec3s a, vec3s b, vec3s c, vec3s normal)
     return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a)), normal);
 }
 
+/* Points along a line (a capsule's side on the triangles of a mesh, merged): the deepest (a),
+   the farthest from it (b) and the farthest from b, so the two ends of the line stay. Picking
+   the third and fourth by area kept copies of a point where triangles meet and dropped an end:
+   the body rested on half its length and rolled away. */
+static int reduce_collinear(const candidate *c, int count, int a, int b, int *keep)
+{
+    int far = -1;
+    float best = -1.0f;
+    for (int i = 0; i < count; ++i) {
+        float dist = glms_vec3_distance2(c[i].on_b, c[b].on_b);
+        if (i != a && i != b && dist > best) {
+            best = dist;
+            far = i;
+        }
+    }
+    keep[0] = a;
+    keep[1] = b;
+    keep[2] = far;
+    return 3;
+}
+
 /* Deepest point, the point farthest from it, the largest triangle, then the point adding the
    most area outside that triangle. */
 static int reduce(const candidate *c, int count, vec3s normal, int *keep)
@@ -220,6 +241,9 @@ static int reduce(const candidate *c, int count, vec3s normal, int *keep)
             t = i;
         }
     }
+    /* every point within a thousandth of a-b's length of its line: a line contact */
+    if (best <= 1e-3f * glms_vec3_distance2(c[a].on_b, c[b].on_b))
+        return reduce_collinear(c, count, a, b, keep);
     float sign = triangle_area2(c[a].on_b, c[b].on_b, c[t].on_b, normal) >= 0.0f ? 1.0f : -1.0f;
     best = -FLT_MAX;
     int corners[3] = {a, b, t};
@@ -249,13 +273,15 @@ static int reduce(const candidate *c, int count, vec3s normal, int *keep)
 static const float reference_cosine = 0.5f;
 
 /* Points from clipping, none deeper than depth_floor; false when there is nothing to clip (a
-   point feature), no face faces the normal, or nothing is left. */
+   point feature), no face faces the normal, or nothing is left. a_over_segment: A's face is the
+   reference over a segment of B whenever it faces the normal (manifold_build_triangle). */
 static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal, float speculative,
-                              float depth_floor, candidate *out)
+                              float depth_floor, bool a_over_segment, candidate *out)
 {
     float align_a = fabsf(glms_vec3_dot(fa->normal, normal));
     float align_b = fabsf(glms_vec3_dot(fb->normal, normal));
-    bool a_is_reference = align_a >= align_b;
+    bool a_is_reference =
+        align_a >= align_b || (a_over_segment && fb->count == 2 && align_a >= reference_cosine);
     float alignment = a_is_reference ? align_a : align_b;
     if (alignment < reference_cosine)
         return 0;
@@ -287,10 +313,11 @@ static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal
     return count;
 }
 
-/* manifold_build, with or without the query's witness pair when clipping leaves nothing. */
+/* manifold_build, with or without the query's witness pair when clipping leaves nothing, and
+   with A's face over a segment of B or not (clipped_candidates). */
 static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
                  const cairn_query_result *query, float speculative_distance, bool witness,
-                 manifold *out)
+                 bool a_over_segment, manifold *out)
 {
     out->point_count = 0;
     out->normal = query->normal;
@@ -303,8 +330,8 @@ static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
     candidate c[FEATURE_MAX];
     int count = 0;
     if (fa.count >= 2 && fb.count >= 2)
-        count =
-            clipped_candidates(&fa, &fb, query->normal, speculative_distance, query->distance, c);
+        count = clipped_candidates(&fa, &fb, query->normal, speculative_distance, query->distance,
+                                   a_over_segment, c);
     if (count == 0 && witness) {
         /* A point feature, no face facing the normal, or clipping left nothing: the query's
            witness pair. (Adding it to clipped points whenever they came out shallower than the
@@ -337,14 +364,21 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    cairn_transform xb, const cairn_query_result *query, float speculative_distance,
                    manifold *out)
 {
-    return build(a, xa, b, xb, query, speculative_distance, true, out);
+    return build(a, xa, b, xb, query, speculative_distance, true, false, out);
 }
 
 int manifold_build_clipped(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                            cairn_transform xb, const cairn_query_result *query,
                            float speculative_distance, manifold *out)
 {
-    return build(a, xa, b, xb, query, speculative_distance, false, out);
+    return build(a, xa, b, xb, query, speculative_distance, false, false, out);
+}
+
+int manifold_build_triangle(const cairn_shape *triangle, cairn_transform xa, const cairn_shape *b,
+                            cairn_transform xb, const cairn_query_result *query,
+                            float speculative_distance, bool witness, manifold *out)
+{
+    return build(triangle, xa, b, xb, query, speculative_distance, witness, true, out);
 }
 
 int manifold_reduce(const manifold_point *points, int count, vec3s normal, manifold_point *out)

@@ -1,10 +1,12 @@
 /* Meshes and heightfields against convex shapes and compounds: the triangles under each convex
    part's bounds, each a flat hull (triangle_shape.h) through the usual GJK/EPA and clipping, a
-   sphere in closed form; part-triangle manifolds merged as compound pairs are (cluster.h). */
+   sphere or capsule in closed form (capsule_triangle.h); part-triangle manifolds merged as compound
+   pairs are (cluster.h). */
 #include "collision/mesh_collide.h"
 
 #include <cairn/query.h>
 
+#include "collision/capsule_triangle.h"
 #include "collision/cluster.h"
 #include "collision/manifold_clip.h"
 #include "collision/query.h"
@@ -82,6 +84,28 @@ static uint32_t pair_key(const mesh_pair *p, int triangle)
     return (uint32_t)triangle * (uint32_t)p->part_count + (uint32_t)p->part_index;
 }
 
+/* Fills *q from a closed form's answer in the mesh's frame: witnesses on the triangle and on the
+   part's core, the unit normal from the triangle towards the part, the signed core distance. */
+static void closed_form_finish(const mesh_pair *p, dvec3 tri_point, dvec3 core_point, dvec3 n,
+                               double core_distance, cairn_query_result *q)
+{
+    /* query_finish works in A's frame; the mesh frame serves when the mesh is A. When the
+       part is A its frame differs only by a translation and rotation of both points. */
+    if (p->mesh_is_a) {
+        query_finish(p->mesh_xf, p->mesh, p->part.shape, tri_point, core_point, n, core_distance,
+                     q);
+    } else {
+        cairn_transform sx = p->part.xf;
+        vec3s a = xform_inverse_point(sx, xform_point(p->mesh_xf, dvec3_to_float(core_point)));
+        vec3s b = xform_inverse_point(sx, xform_point(p->mesh_xf, dvec3_to_float(tri_point)));
+        vec3s nn = xform_inverse_vector(sx, xform_vector(p->mesh_xf, dvec3_to_float(n)));
+        query_finish(sx, p->part.shape, p->mesh, dvec3_from(a), dvec3_from(b),
+                     dvec3_neg(dvec3_from(nn)), core_distance, q);
+    }
+    q->gjk_iterations = 0;
+    q->epa_iterations = 0;
+}
+
 /* A sphere against a triangle: the centre's closest point in double. False when the centre is
    behind the triangle's plane (one-sided) or farther than radius + margin. */
 static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s face,
@@ -106,22 +130,29 @@ static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s fa
         return false;
     /* On the plane inside the triangle the gap has no direction: the face's is the answer. */
     dvec3 n = distance > 1e-9 ? dvec3_scale(gap, 1.0 / distance) : dvec3_from(face);
-    dvec3 tri_point = dvec3_make(nearest[0], nearest[1], nearest[2]);
-    dvec3 centre_point = dvec3_make(centre[0], centre[1], centre[2]);
-    /* query_finish works in A's frame; the mesh frame serves when the mesh is A. When the
-       sphere is A its frame differs only by a translation and rotation of both points. */
-    if (p->mesh_is_a) {
-        query_finish(p->mesh_xf, p->mesh, p->part.shape, tri_point, centre_point, n, distance, q);
-    } else {
-        cairn_transform sx = p->part.xf;
-        vec3s a = xform_inverse_point(sx, xform_point(p->mesh_xf, dvec3_to_float(centre_point)));
-        vec3s b = xform_inverse_point(sx, xform_point(p->mesh_xf, dvec3_to_float(tri_point)));
-        vec3s nn = xform_inverse_vector(sx, xform_vector(p->mesh_xf, dvec3_to_float(n)));
-        query_finish(sx, p->part.shape, p->mesh, dvec3_from(a), dvec3_from(b),
-                     dvec3_neg(dvec3_from(nn)), distance, q);
-    }
-    q->gjk_iterations = 0;
-    q->epa_iterations = 0;
+    closed_form_finish(p, dvec3_make(nearest[0], nearest[1], nearest[2]),
+                       dvec3_make(centre[0], centre[1], centre[2]), n, distance, q);
+    return true;
+}
+
+/* A capsule against a triangle in closed form (capsule_triangle.h), its core segment taken into
+   the mesh's frame as sphere_triangle takes the centre. False when the normal from the triangle
+   faces the back (the rule part_triangle applies to GJK/EPA answers) or the capsule is farther
+   than the margin. */
+static bool capsule_triangle_part(const mesh_pair *p, const vec3s corners[3], vec3s face,
+                                  cairn_query_result *q)
+{
+    dvec3 centre = dvec3_from(xform_inverse_point(p->mesh_xf, p->part.xf.position));
+    vec3s axis = xform_inverse_vector(
+        p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
+    dvec3 half = dvec3_scale(dvec3_from(axis), p->part.shape->capsule.half_height);
+    const dvec3 c[3] = {dvec3_from(corners[0]), dvec3_from(corners[1]), dvec3_from(corners[2])};
+    capsule_triangle_result r;
+    capsule_triangle(dvec3_add(centre, half), dvec3_sub(centre, half),
+                     cairn_shape_convex_radius(p->part.shape), c, dvec3_from(face), &r);
+    if (r.distance > p->margin || dvec3_dot(r.normal, dvec3_from(face)) < MESH_BACK_FACE_COSINE)
+        return false;
+    closed_form_finish(p, r.on_triangle, r.on_core, r.normal, r.core_distance, q);
     return true;
 }
 
@@ -152,8 +183,13 @@ static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s f
                           cairn_query_result *q)
 {
     const vec3s *corners = t->vertices;
-    if (cairn_shape_get_type(p->part.shape) == CAIRN_SHAPE_SPHERE)
+    /* Spheres and capsules in closed form: no GJK/EPA, no simplex cache, and (as ever for the
+       sphere) not counted among the GJK queries of the step statistics. */
+    cairn_shape_type type = cairn_shape_get_type(p->part.shape);
+    if (type == CAIRN_SHAPE_SPHERE)
         return sphere_triangle(p, corners, face, q);
+    if (type == CAIRN_SHAPE_CAPSULE)
+        return capsule_triangle_part(p, corners, face, q);
     bool epa_capped;
     bool ok = cached_query(p, triangle, t, q, &epa_capped);
     if (!ok)
@@ -303,6 +339,53 @@ static void add_witness(manifold *m, const cairn_query_result *q, cairn_transfor
                                        .id = 15u}; /* clipped points use ids 0..3 */
 }
 
+/* The pair seen from the other side: (B, A) for (A, B). */
+static cairn_query_result query_flipped(const cairn_query_result *q)
+{
+    cairn_query_result r = *q;
+    r.normal = glms_vec3_negate(q->normal);
+    r.point_a = q->point_b;
+    r.point_b = q->point_a;
+    return r;
+}
+
+static void manifold_flip(manifold *m)
+{
+    m->normal = glms_vec3_negate(m->normal);
+    for (int i = 0; i < m->point_count; ++i) {
+        vec3s a = m->points[i].local_a; /* anchors are both the midpoint: they stay */
+        m->points[i].local_a = m->points[i].local_b;
+        m->points[i].local_b = a;
+    }
+}
+
+/* The manifold of one part-triangle pair in body order. A capsule's is built with the triangle
+   as A (flipped back when the mesh is B) by manifold_build_triangle: a capsule's side as the
+   clipping reference made a strip across the triangle, points metres beside a capsule lying on
+   it, and one rolling across a tessellated floor hopped at every seam. */
+static int triangle_manifold(const mesh_pair *p, const triangle_shape *t,
+                             const cairn_query_result *q, bool witness, manifold *m)
+{
+    shape_part tri = {&t->shape, p->mesh_xf};
+    if (cairn_shape_get_type(p->part.shape) != CAIRN_SHAPE_CAPSULE) {
+        shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
+        int count = witness
+                        ? manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, q, p->margin, m)
+                        : manifold_build_clipped(pa.shape, pa.xf, pb.shape, pb.xf, q, p->margin, m);
+        if (count > 0 && witness)
+            add_witness(m, q, pa.xf, pb.xf);
+        return count;
+    }
+    cairn_query_result built = p->mesh_is_a ? *q : query_flipped(q);
+    int count = manifold_build_triangle(tri.shape, tri.xf, p->part.shape, p->part.xf, &built,
+                                        p->margin, witness, m);
+    if (count > 0 && witness)
+        add_witness(m, &built, tri.xf, p->part.xf);
+    if (!p->mesh_is_a)
+        manifold_flip(m);
+    return count;
+}
+
 static bool collide_triangle(void *context, int triangle, const vec3s corners[3])
 {
     mesh_pair *p = context;
@@ -315,14 +398,9 @@ static bool collide_triangle(void *context, int triangle, const vec3s corners[3]
     bool witness =
         !is_ghost_contact(p, triangle, corners, face, &q) || face_contact(p, corners, face, &q);
     manifold m;
-    shape_part tri = {&t.shape, p->mesh_xf};
-    shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
-    int count = witness
-                    ? manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, &q, p->margin, &m)
-                    : manifold_build_clipped(pa.shape, pa.xf, pb.shape, pb.xf, &q, p->margin, &m);
-    if (count > 0) {
-        if (witness)
-            add_witness(&m, &q, pa.xf, pb.xf);
+    if (triangle_manifold(p, &t, &q, witness, &m) > 0) {
+        shape_part tri = {&t.shape, p->mesh_xf};
+        shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
         cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair_key(p, triangle), q.distance);
     }
     return true;

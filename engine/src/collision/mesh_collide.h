@@ -19,16 +19,16 @@ bool mesh_overlap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b
 
 /* The contact manifolds of a body pair where one shape is a mesh or heightfield and the other a
    convex shape or compound: every convex part against the triangles under its bounds grown by
-   `margin` (the speculative distance), each triangle a flat core of radius 0 (a sphere in closed
-   form). Triangles are one-sided: a pair whose normal points to the triangle's back is dropped.
-   A pair touching an inactive edge or vertex (triangle_edges.c) along a normal other than the
-   face's (a ghost bump) takes the face's normal: the body's deepest point along it when that
-   lies over the triangle (or just past a nearly flat seam), else only the body's face clipped
-   over the triangle.
-   Feature ids carry the triangle index; the manifolds are merged per direction and reduced to
-   four points each as compound_manifolds does (previous: last step's normals). `cache` (may be
-   NULL) warm-starts each part-triangle GJK from last step's simplex and keeps this step's for
-   the triangles met (triangle_cache.h). Returns how many manifolds were written. */
+   `margin` (the speculative distance), each triangle a flat core of radius 0 (a sphere or a
+   capsule in closed form: capsule_triangle.h). Triangles are one-sided: a pair whose normal points
+   to the triangle's back is dropped. A pair touching an inactive edge or vertex (triangle_edges.c)
+   along a normal other than the face's (a ghost bump) takes the face's normal: the body's deepest
+   point along it when that lies over the triangle (or just past a nearly flat seam), else only the
+   body's face clipped over the triangle. Feature ids carry the triangle index; the manifolds are
+   merged per direction and reduced to four points each as compound_manifolds does (previous: last
+   step's normals). `cache` (may be NULL) warm-starts each part-triangle GJK (parts other than
+   spheres and capsules) from last step's simplex and keeps this step's for the triangles met
+   (triangle_cache.h). Returns how many manifolds were written. */
 int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                    cairn_transform xb, float margin, const vec3s *previous, int previous_count,
                    triangle_cache *cache, manifold out[CONTACT_MAX_MANIFOLDS],
