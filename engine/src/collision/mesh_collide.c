@@ -76,7 +76,33 @@ typedef struct mesh_pair {
     compound_stats *stats;
     triangle_cache *cache; /* NULL: every query starts cold */
     bool overlap;          /* mesh_overlap's answer */
+    /* What every triangle of the part reuses (pair_begin_part): the mesh frame as a matrix, the
+       relative pose of the query's pair (A's frame: mesh_xf or the part's, rotations normalised as
+       query_collide has them), and the part's core in the mesh frame. */
+    xform_frame mesh_frame, query_frame;
+    support_pair pose;
+    vec3s centre_in_mesh, axis_in_mesh; /* the part's origin and its Y axis */
 } mesh_pair;
+
+/* Fills the part's share of *p for p->part: what query_collide and the closed forms would
+   compute for every triangle. False (error set, as query_collide sets it) when a transform is
+   not usable: no triangle of the part could give a contact. */
+static bool pair_begin_part(mesh_pair *p)
+{
+    if (!query_check_pair("cairn_collide", p->mesh, p->mesh_xf, p->part.shape, p->part.xf))
+        return false;
+    cairn_transform mesh_xf = p->mesh_xf, part_xf = p->part.xf;
+    mesh_xf.rotation = glms_quat_normalize(mesh_xf.rotation);
+    part_xf.rotation = glms_quat_normalize(part_xf.rotation);
+    p->pose = p->mesh_is_a ? support_pair_make(p->mesh, mesh_xf, p->part.shape, part_xf)
+                           : support_pair_make(p->part.shape, part_xf, p->mesh, mesh_xf);
+    p->query_frame = xform_frame_make(p->mesh_is_a ? mesh_xf : part_xf);
+    p->mesh_frame = xform_frame_make(mesh_xf);
+    p->centre_in_mesh = xform_inverse_point(p->mesh_xf, p->part.xf.position);
+    p->axis_in_mesh = xform_inverse_vector(
+        p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
+    return true;
+}
 
 /* The key of a part-triangle pair, in the cache and in the feature ids. */
 static uint32_t pair_key(const mesh_pair *p, int triangle)
@@ -112,7 +138,7 @@ static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s fa
                             cairn_query_result *q)
 {
     double c[3][3], centre[3], nearest[3];
-    vec3s centre_local = xform_inverse_point(p->mesh_xf, p->part.xf.position);
+    vec3s centre_local = p->centre_in_mesh;
     for (int k = 0; k < 3; ++k) {
         centre[k] = centre_local.raw[k];
         for (int v = 0; v < 3; ++v)
@@ -142,10 +168,8 @@ static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s fa
 static bool capsule_triangle_part(const mesh_pair *p, const vec3s corners[3], vec3s face,
                                   cairn_query_result *q)
 {
-    dvec3 centre = dvec3_from(xform_inverse_point(p->mesh_xf, p->part.xf.position));
-    vec3s axis = xform_inverse_vector(
-        p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
-    dvec3 half = dvec3_scale(dvec3_from(axis), p->part.shape->capsule.half_height);
+    dvec3 centre = dvec3_from(p->centre_in_mesh);
+    dvec3 half = dvec3_scale(dvec3_from(p->axis_in_mesh), p->part.shape->capsule.half_height);
     const dvec3 c[3] = {dvec3_from(corners[0]), dvec3_from(corners[1]), dvec3_from(corners[2])};
     capsule_triangle_result r;
     capsule_triangle(dvec3_add(centre, half), dvec3_sub(centre, half),
@@ -169,10 +193,11 @@ static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_qu
         if (p->stats)
             p->stats->cache_hits += slot >= 0;
     }
-    bool ok =
-        p->mesh_is_a
-            ? query_collide(&t->shape, p->mesh_xf, p->part.shape, p->part.xf, gjk, q, epa_capped)
-            : query_collide(p->part.shape, p->part.xf, &t->shape, p->mesh_xf, gjk, q, epa_capped);
+    /* query_collide's path for a convex part against a triangle (a hull: no closed form),
+       from the part's pose (pair_begin_part checked the transforms). */
+    support_pair pair = p->mesh_is_a ? support_pair_posed(&p->pose, &t->shape, p->part.shape)
+                                     : support_pair_posed(&p->pose, p->part.shape, &t->shape);
+    bool ok = query_gjk_epa_pair(&pair, &p->query_frame, gjk, q, epa_capped);
     if (ok && p->cache)
         triangle_cache_store(p->cache, slot, key, p->mesh_is_a, t->vertices, &warm);
     return ok;
@@ -202,7 +227,7 @@ static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s f
     }
     /* One-sided: the normal from the triangle towards the part must face the front. */
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    return glms_vec3_dot(out, xform_vector(p->mesh_xf, face)) >= MESH_BACK_FACE_COSINE;
+    return glms_vec3_dot(out, frame_vector(&p->mesh_frame, face)) >= MESH_BACK_FACE_COSINE;
 }
 
 bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
@@ -218,6 +243,8 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
                    .part_count = 1,
                    .margin = INFINITY,
                    .cache = cache};
+    if (!pair_begin_part(&p))
+        return false;
     vec3s corners[3];
     triangles_corners(mesh, triangle, corners);
     triangle_shape t;
@@ -250,7 +277,7 @@ static bool is_ghost_contact(const mesh_pair *p, int triangle, const vec3s corne
                              const cairn_query_result *q)
 {
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    if (glms_vec3_dot(out, xform_vector(p->mesh_xf, face)) >= MESH_FACE_COSINE)
+    if (glms_vec3_dot(out, frame_vector(&p->mesh_frame, face)) >= MESH_FACE_COSINE)
         return false;
     vec3s w = xform_inverse_point(p->mesh_xf, p->mesh_is_a ? q->point_a : q->point_b);
     float tolerance = feature_tolerance(corners);
@@ -432,6 +459,8 @@ int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     for (int j = 0; j < p.part_count; ++j) {
         p.part = shape_part_at(other, mesh_is_a ? xb : xa, j);
         p.part_index = j;
+        if (!pair_begin_part(&p))
+            continue;
         triangles_query_box(p.mesh, part_bounds_in(p.mesh_xf, p.part, margin), collide_triangle,
                             &p);
     }
