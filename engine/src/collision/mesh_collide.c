@@ -76,31 +76,44 @@ typedef struct mesh_pair {
     compound_stats *stats;
     triangle_cache *cache; /* NULL: every query starts cold */
     bool overlap;          /* mesh_overlap's answer */
-    /* What every triangle of the part reuses (pair_begin_part): the mesh frame as a matrix, the
-       relative pose of the query's pair (A's frame: mesh_xf or the part's, rotations normalised as
-       query_collide has them), and the part's core in the mesh frame. */
+    /* What every triangle of the part reuses, made at its first triangle (pair_begin_part;
+       most parts meet none): the mesh frame as a matrix, for GJK/EPA the relative pose of the
+       query's pair and A's frame (rotations normalised as query_collide has them), for the
+       closed forms the part's core in the mesh frame. */
+    bool part_ready, part_usable;
     xform_frame mesh_frame, query_frame;
     support_pair pose;
     vec3s centre_in_mesh, axis_in_mesh; /* the part's origin and its Y axis */
+    triangle_shape triangle;            /* the triangle collided, moved from one to the next */
+    bool triangle_made;                 /* triangle made once (triangle_shape_make), then moved */
 } mesh_pair;
 
-/* Fills the part's share of *p for p->part: what query_collide and the closed forms would
-   compute for every triangle. False (error set, as query_collide sets it) when a transform is
-   not usable: no triangle of the part could give a contact. */
+/* Fills the part's share of *p for p->part, once per part: what query_collide and the closed
+   forms would compute for every triangle. False (error set, as query_collide sets it) when a
+   transform is not usable: no triangle of the part could give a contact. */
 static bool pair_begin_part(mesh_pair *p)
 {
-    if (!query_check_pair("cairn_collide", p->mesh, p->mesh_xf, p->part.shape, p->part.xf))
+    if (p->part_ready)
+        return p->part_usable;
+    p->part_ready = true;
+    p->part_usable =
+        query_check_pair("cairn_collide", p->mesh, p->mesh_xf, p->part.shape, p->part.xf);
+    if (!p->part_usable)
         return false;
     cairn_transform mesh_xf = p->mesh_xf, part_xf = p->part.xf;
     mesh_xf.rotation = glms_quat_normalize(mesh_xf.rotation);
+    p->mesh_frame = xform_frame_make(mesh_xf);
+    cairn_shape_type type = cairn_shape_get_type(p->part.shape);
+    if (type == CAIRN_SHAPE_SPHERE || type == CAIRN_SHAPE_CAPSULE) {
+        p->centre_in_mesh = xform_inverse_point(p->mesh_xf, p->part.xf.position);
+        p->axis_in_mesh = xform_inverse_vector(
+            p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
+        return true;
+    }
     part_xf.rotation = glms_quat_normalize(part_xf.rotation);
     p->pose = p->mesh_is_a ? support_pair_make(p->mesh, mesh_xf, p->part.shape, part_xf)
                            : support_pair_make(p->part.shape, part_xf, p->mesh, mesh_xf);
     p->query_frame = xform_frame_make(p->mesh_is_a ? mesh_xf : part_xf);
-    p->mesh_frame = xform_frame_make(mesh_xf);
-    p->centre_in_mesh = xform_inverse_point(p->mesh_xf, p->part.xf.position);
-    p->axis_in_mesh = xform_inverse_vector(
-        p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
     return true;
 }
 
@@ -413,20 +426,33 @@ static int triangle_manifold(const mesh_pair *p, const triangle_shape *t,
     return count;
 }
 
+/* The pair's triangle shape on the given corners. */
+static triangle_shape *pair_triangle(mesh_pair *p, const vec3s corners[3])
+{
+    if (p->triangle_made) {
+        triangle_shape_move(&p->triangle, corners);
+    } else {
+        triangle_shape_make(&p->triangle, corners);
+        p->triangle_made = true;
+    }
+    return &p->triangle;
+}
+
 static bool collide_triangle(void *context, int triangle, const vec3s corners[3])
 {
     mesh_pair *p = context;
-    triangle_shape t;
-    triangle_shape_make(&t, corners);
-    vec3s face = t.faces[0].normal;
+    if (!pair_begin_part(p))
+        return false; /* no triangle of the part can give a contact */
+    triangle_shape *t = pair_triangle(p, corners);
+    vec3s face = t->faces[0].normal;
     cairn_query_result q;
-    if (!part_triangle(p, triangle, &t, face, &q))
+    if (!part_triangle(p, triangle, t, face, &q))
         return true;
     bool witness =
         !is_ghost_contact(p, triangle, corners, face, &q) || face_contact(p, corners, face, &q);
     manifold m;
-    if (triangle_manifold(p, &t, &q, witness, &m) > 0) {
-        shape_part tri = {&t.shape, p->mesh_xf};
+    if (triangle_manifold(p, t, &q, witness, &m) > 0) {
+        shape_part tri = {&t->shape, p->mesh_xf};
         shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
         cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair_key(p, triangle), q.distance);
     }
@@ -459,8 +485,7 @@ int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     for (int j = 0; j < p.part_count; ++j) {
         p.part = shape_part_at(other, mesh_is_a ? xb : xa, j);
         p.part_index = j;
-        if (!pair_begin_part(&p))
-            continue;
+        p.part_ready = false;
         triangles_query_box(p.mesh, part_bounds_in(p.mesh_xf, p.part, margin), collide_triangle,
                             &p);
     }
