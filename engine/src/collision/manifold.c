@@ -99,11 +99,12 @@ static void cylinder_feature(const cairn_shape *shape, vec3s d, feature *f)
     feature_point(f, cairn_shape_support(shape, d));
 }
 
-/* The supporting feature along world direction d, in world space. */
-static feature supporting_feature(const cairn_shape *shape, cairn_transform xf, vec3s d)
+/* The supporting feature along world direction d, in world space; unit: the shape's transform
+   through xform_unit (a feature has up to 64 points, each turned by it). */
+static feature supporting_feature(const cairn_shape *shape, cairn_transform unit, vec3s d)
 {
     feature f = {.count = 0};
-    vec3s local = glms_vec3_normalize(xform_inverse_vector(xf, d));
+    vec3s local = glms_vec3_normalize(xform_unit_inverse_vector(unit, d));
     switch (shape->type) {
     case CAIRN_SHAPE_SPHERE:
         f.normal = local;
@@ -129,8 +130,8 @@ static feature supporting_feature(const cairn_shape *shape, cairn_transform xf, 
         break;
     }
     for (int i = 0; i < f.count; ++i)
-        f.points[i] = xform_point(xf, f.points[i]);
-    f.normal = xform_vector(xf, f.normal);
+        f.points[i] = xform_unit_point(unit, f.points[i]);
+    f.normal = xform_unit_vector(unit, f.normal);
     return f;
 }
 
@@ -325,6 +326,8 @@ static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
     out->twist_impulse = 0.0f;
     if (query->distance > speculative_distance)
         return 0;
+    xa = xform_unit(xa);
+    xb = xform_unit(xb);
     feature fa = supporting_feature(a, xa, query->normal);
     feature fb = supporting_feature(b, xb, glms_vec3_negate(query->normal));
     candidate c[FEATURE_MAX];
@@ -346,8 +349,8 @@ static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
         const candidate *k = &c[keep[i]];
         manifold_point *p = &out->points[i];
         vec3s mid = glms_vec3_scale(glms_vec3_add(k->on_a, k->on_b), 0.5f);
-        p->local_a = xform_inverse_point(xa, k->on_a);
-        p->local_b = xform_inverse_point(xb, k->on_b);
+        p->local_a = xform_unit_inverse_point(xa, k->on_a);
+        p->local_b = xform_unit_inverse_point(xb, k->on_b);
         p->anchor_a = mid; /* made relative to the centres by the caller */
         p->anchor_b = mid;
         p->separation = k->separation;
