@@ -54,14 +54,6 @@ bool query_check_pair(const char *function, const cairn_shape *a, cairn_transfor
 void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b, dvec3 core_a,
                   dvec3 core_b, dvec3 normal, double core_distance, cairn_query_result *out)
 {
-    xform_frame frame = xform_frame_make(xa);
-    query_finish_frame(&frame, a, b, core_a, core_b, normal, core_distance, out);
-}
-
-void query_finish_frame(const xform_frame *xa, const cairn_shape *a, const cairn_shape *b,
-                        dvec3 core_a, dvec3 core_b, dvec3 normal, double core_distance,
-                        cairn_query_result *out)
-{
     double ra = a->convex_radius, rb = b->convex_radius;
     double distance = core_distance - ra - rb;
     /* Centre the pair on its midpoint so point_b - point_a == distance * normal holds exactly. */
@@ -72,9 +64,10 @@ void query_finish_frame(const xform_frame *xa, const cairn_shape *a, const cairn
     dvec3 pb = dvec3_add(mid, dvec3_scale(normal, 0.5 * distance));
     out->overlap = distance <= 0.0;
     out->distance = (float)distance;
-    out->normal = glms_vec3_normalize(frame_vector(xa, dvec3_to_float(normal)));
-    out->point_a = frame_point(xa, dvec3_to_float(pa));
-    out->point_b = frame_point(xa, dvec3_to_float(pb));
+    xa = xform_unit(xa); /* one normalisation for the three turns, the same bits */
+    out->normal = glms_vec3_normalize(xform_unit_vector(xa, dvec3_to_float(normal)));
+    out->point_a = xform_unit_point(xa, dvec3_to_float(pa));
+    out->point_b = xform_unit_point(xa, dvec3_to_float(pb));
 }
 
 /* Starts *s from the cache (empty without one). Only the count and the weights are set beyond
@@ -177,11 +170,10 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     support_pair pair = support_pair_make(a, xa, b, xb);
     if (sphere_closed_form(&pair, xa, out))
         return true;
-    xform_frame frame = xform_frame_make(xa);
-    return query_gjk_epa_pair(&pair, &frame, cache, out, epa_capped);
+    return query_gjk_epa_pair(&pair, xa, cache, out, epa_capped);
 }
 
-bool query_gjk_epa_pair(const support_pair *pair, const xform_frame *xa, cairn_gjk_cache *cache,
+bool query_gjk_epa_pair(const support_pair *pair, cairn_transform xa, cairn_gjk_cache *cache,
                         cairn_query_result *out, bool *epa_capped)
 {
     *epa_capped = false;
@@ -194,7 +186,7 @@ bool query_gjk_epa_pair(const support_pair *pair, const xform_frame *xa, cairn_g
     out->epa_iterations = 0;
     if (gjk.status == GJK_SEPARATED) {
         dvec3 normal = dvec3_scale(gjk.closest, -1.0 / gjk.distance);
-        query_finish_frame(xa, a, b, gjk.point_a, gjk.point_b, normal, gjk.distance, out);
+        query_finish(xa, a, b, gjk.point_a, gjk.point_b, normal, gjk.distance, out);
         cache_store(cache, &s, normal);
         return true;
     }
@@ -202,7 +194,7 @@ bool query_gjk_epa_pair(const support_pair *pair, const xform_frame *xa, cairn_g
     epa_result epa = epa_penetration(pair, &s, fallback);
     out->epa_iterations = epa.iterations;
     *epa_capped = epa.status == EPA_LIMIT;
-    query_finish_frame(xa, a, b, epa.point_a, epa.point_b, epa.normal, -epa.depth, out);
+    query_finish(xa, a, b, epa.point_a, epa.point_b, epa.normal, -epa.depth, out);
     cache_store(cache, &s, epa.normal);
     return true;
 }

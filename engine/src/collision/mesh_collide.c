@@ -77,11 +77,11 @@ typedef struct mesh_pair {
     triangle_cache *cache; /* NULL: every query starts cold */
     bool overlap;          /* mesh_overlap's answer */
     /* What every triangle of the part reuses, made at its first triangle (pair_begin_part;
-       most parts meet none): the mesh frame as a matrix, for GJK/EPA the relative pose of the
-       query's pair and A's frame (rotations normalised as query_collide has them), for the
-       closed forms the part's core in the mesh frame. */
+       most parts meet none): the mesh transform normalised (xform_unit), for GJK/EPA the
+       relative pose of the query's pair and A's transform (normalised as query_collide has
+       them), for the closed forms the part's core in the mesh frame. */
     bool part_ready, part_usable;
-    xform_frame mesh_frame, query_frame;
+    cairn_transform mesh_unit, query_xf;
     support_pair pose;
     vec3s centre_in_mesh, axis_in_mesh; /* the part's origin and its Y axis */
     triangle_shape triangle;            /* the triangle collided, moved from one to the next */
@@ -102,7 +102,7 @@ static bool pair_begin_part(mesh_pair *p)
         return false;
     cairn_transform mesh_xf = p->mesh_xf, part_xf = p->part.xf;
     mesh_xf.rotation = glms_quat_normalize(mesh_xf.rotation);
-    p->mesh_frame = xform_frame_make(mesh_xf);
+    p->mesh_unit = mesh_xf;
     cairn_shape_type type = cairn_shape_get_type(p->part.shape);
     if (type == CAIRN_SHAPE_SPHERE || type == CAIRN_SHAPE_CAPSULE) {
         p->centre_in_mesh = xform_inverse_point(p->mesh_xf, p->part.xf.position);
@@ -113,7 +113,7 @@ static bool pair_begin_part(mesh_pair *p)
     part_xf.rotation = glms_quat_normalize(part_xf.rotation);
     p->pose = p->mesh_is_a ? support_pair_make(p->mesh, mesh_xf, p->part.shape, part_xf)
                            : support_pair_make(p->part.shape, part_xf, p->mesh, mesh_xf);
-    p->query_frame = xform_frame_make(p->mesh_is_a ? mesh_xf : part_xf);
+    p->query_xf = p->mesh_is_a ? mesh_xf : part_xf;
     return true;
 }
 
@@ -210,7 +210,7 @@ static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_qu
        from the part's pose (pair_begin_part checked the transforms). */
     support_pair pair = p->mesh_is_a ? support_pair_posed(&p->pose, &t->shape, p->part.shape)
                                      : support_pair_posed(&p->pose, p->part.shape, &t->shape);
-    bool ok = query_gjk_epa_pair(&pair, &p->query_frame, gjk, q, epa_capped);
+    bool ok = query_gjk_epa_pair(&pair, p->query_xf, gjk, q, epa_capped);
     if (ok && p->cache)
         triangle_cache_store(p->cache, slot, key, p->mesh_is_a, t->vertices, &warm);
     return ok;
@@ -240,7 +240,7 @@ static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s f
     }
     /* One-sided: the normal from the triangle towards the part must face the front. */
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    return glms_vec3_dot(out, frame_vector(&p->mesh_frame, face)) >= MESH_BACK_FACE_COSINE;
+    return glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_BACK_FACE_COSINE;
 }
 
 bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
@@ -290,7 +290,7 @@ static bool is_ghost_contact(const mesh_pair *p, int triangle, const vec3s corne
                              const cairn_query_result *q)
 {
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    if (glms_vec3_dot(out, frame_vector(&p->mesh_frame, face)) >= MESH_FACE_COSINE)
+    if (glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_FACE_COSINE)
         return false;
     vec3s w = xform_inverse_point(p->mesh_xf, p->mesh_is_a ? q->point_a : q->point_b);
     float tolerance = feature_tolerance(corners);

@@ -3,7 +3,6 @@
 #define CAIRN_COLLISION_QUERY_H
 
 #include "collision/gjk.h"
-#include "core/xform.h"
 
 /* What cairn_gjk_cache holds: the last simplex as local points on A and B (the first count of
    them are read), and the last axis (A's frame, from A towards B). Copied in and out with
@@ -27,11 +26,6 @@ bool query_check_pair(const char *function, const cairn_shape *a, cairn_transfor
 void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b, dvec3 core_a,
                   dvec3 core_b, dvec3 normal, double core_distance, cairn_query_result *out);
 
-/* query_finish with A's transform as a frame made once for many queries. */
-void query_finish_frame(const xform_frame *xa, const cairn_shape *a, const cairn_shape *b,
-                        dvec3 core_a, dvec3 core_b, dvec3 normal, double core_distance,
-                        cairn_query_result *out);
-
 /* Closest points of segments p0-p1 and q0-q1 (either may be a point). */
 void segment_closest(dvec3 p0, dvec3 p1, dvec3 q0, dvec3 q1, dvec3 *on_p, dvec3 *on_q);
 
@@ -42,8 +36,8 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    bool *epa_capped);
 
 /* query_gjk_epa on a pair the caller made (support_pair_make, or support_pair_posed for many
-   pairs at one relative pose), with A's transform as a frame; no sphere closed form. */
-bool query_gjk_epa_pair(const support_pair *pair, const xform_frame *xa, cairn_gjk_cache *cache,
+   pairs at one relative pose) and A's transform; no sphere closed form. */
+bool query_gjk_epa_pair(const support_pair *pair, cairn_transform xa, cairn_gjk_cache *cache,
                         cairn_query_result *out, bool *epa_capped);
 
 /* cairn_collide, also telling whether EPA stopped on a bound before converging (the step

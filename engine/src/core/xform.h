@@ -80,41 +80,4 @@ static inline mat3s xform_rotation_matrix(cairn_transform xf)
     return glms_quat_mat3(xf.rotation);
 }
 
-/* A transform with its rotation as a matrix. A matrix turns a vector in 15 operations against
-   about 30 for a quaternion: code that turns many points by one transform (the triangles of a
-   mesh against one part) makes the frame once. */
-typedef struct xform_frame {
-    mat3s rotation; /* columns: the frame's axes */
-    vec3s position;
-} xform_frame;
-
-static inline xform_frame xform_frame_make(cairn_transform xf)
-{
-    return (xform_frame){glms_quat_mat3(xf.rotation), xf.position};
-}
-
-static inline vec3s frame_vector(const xform_frame *f, vec3s local)
-{
-    return glms_mat3_mulv(f->rotation, local);
-}
-
-static inline vec3s frame_point(const xform_frame *f, vec3s local)
-{
-    return glms_vec3_add(glms_mat3_mulv(f->rotation, local), f->position);
-}
-
-/* R^T v: the rows of R^T are the axes. */
-static inline vec3s frame_inverse_vector(const xform_frame *f, vec3s world)
-{
-    const mat3s *r = &f->rotation;
-    return (vec3s){{r->m00 * world.x + r->m01 * world.y + r->m02 * world.z,
-                    r->m10 * world.x + r->m11 * world.y + r->m12 * world.z,
-                    r->m20 * world.x + r->m21 * world.y + r->m22 * world.z}};
-}
-
-static inline vec3s frame_inverse_point(const xform_frame *f, vec3s world)
-{
-    return frame_inverse_vector(f, glms_vec3_sub(world, f->position));
-}
-
 #endif

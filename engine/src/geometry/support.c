@@ -113,19 +113,20 @@ static vec3s box_extent(vec3s core_half, mat3s rotation)
     return extent;
 }
 
-/* The core's extent along each world axis, measured by support calls. World axis i in the
-   shape's frame is row i of the rotation matrix, and a point's world coordinate i is that row
-   dotted with it: one matrix instead of twelve quaternion turns. */
+/* The core's extent along each world axis, measured by world-space support calls; the
+   rotation normalised once for the twelve turns (xform_unit: the same bits). */
 static cairn_aabb hull_core_bounds(const cairn_shape *shape, cairn_transform xf)
 {
     cairn_aabb bounds;
-    mat3s r = xform_rotation_matrix(xf);
+    xf = xform_unit(xf);
     for (int axis = 0; axis < 3; ++axis) {
-        vec3s row = {{r.raw[0][axis], r.raw[1][axis], r.raw[2][axis]}};
-        vec3s up = cairn_shape_core_support(shape, row);
-        vec3s down = cairn_shape_core_support(shape, glms_vec3_negate(row));
-        bounds.max.raw[axis] = glms_vec3_dot(row, up) + xf.position.raw[axis];
-        bounds.min.raw[axis] = glms_vec3_dot(row, down) + xf.position.raw[axis];
+        vec3s direction = glms_vec3_zero();
+        direction.raw[axis] = 1.0f;
+        vec3s up = cairn_shape_core_support(shape, xform_unit_inverse_vector(xf, direction));
+        direction.raw[axis] = -1.0f;
+        vec3s down = cairn_shape_core_support(shape, xform_unit_inverse_vector(xf, direction));
+        bounds.max.raw[axis] = xform_unit_point(xf, up).raw[axis];
+        bounds.min.raw[axis] = xform_unit_point(xf, down).raw[axis];
     }
     return bounds;
 }
