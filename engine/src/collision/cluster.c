@@ -70,6 +70,11 @@ void cluster_set_add(cluster_set *set, const manifold *m, shape_part pa, cairn_t
         k->kept = distance;
         k->kept_normal = m->normal;
     }
+    /* Normalised once for all the points (xform_unit: the same bits as per point). */
+    xa = xform_unit(xa);
+    xb = xform_unit(xb);
+    pa.xf = xform_unit(pa.xf);
+    pb.xf = xform_unit(pb.xf);
     for (int i = 0; i < m->point_count; ++i) {
         if (k->count == CLUSTER_POOL_MAX) {
             /* Full: keep the best four of what agrees so far and go on. */
@@ -80,8 +85,8 @@ void cluster_set_add(cluster_set *set, const manifold *m, shape_part pa, cairn_t
             k->count = n;
         }
         manifold_point p = m->points[i];
-        p.local_a = xform_inverse_point(xa, xform_point(pa.xf, p.local_a));
-        p.local_b = xform_inverse_point(xb, xform_point(pb.xf, p.local_b));
+        p.local_a = xform_unit_inverse_point(xa, xform_unit_point(pa.xf, p.local_a));
+        p.local_b = xform_unit_inverse_point(xb, xform_unit_point(pb.xf, p.local_b));
         p.id = pair * 16u + (p.id & 15u);
         k->points[k->count++] = (pool_point){p, m->normal};
     }

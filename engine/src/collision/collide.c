@@ -64,9 +64,10 @@ void query_finish(cairn_transform xa, const cairn_shape *a, const cairn_shape *b
     dvec3 pb = dvec3_add(mid, dvec3_scale(normal, 0.5 * distance));
     out->overlap = distance <= 0.0;
     out->distance = (float)distance;
-    out->normal = glms_vec3_normalize(xform_vector(xa, dvec3_to_float(normal)));
-    out->point_a = xform_point(xa, dvec3_to_float(pa));
-    out->point_b = xform_point(xa, dvec3_to_float(pb));
+    xa = xform_unit(xa); /* one normalisation for the three turns, the same bits */
+    out->normal = glms_vec3_normalize(xform_unit_vector(xa, dvec3_to_float(normal)));
+    out->point_a = xform_unit_point(xa, dvec3_to_float(pa));
+    out->point_b = xform_unit_point(xa, dvec3_to_float(pb));
 }
 
 /* Starts *s from the cache (empty without one). Only the count and the weights are set beyond
@@ -169,10 +170,18 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     support_pair pair = support_pair_make(a, xa, b, xb);
     if (sphere_closed_form(&pair, xa, out))
         return true;
-    dvec3 direction = dvec3_from(pair.b_in_a.position);
+    return query_gjk_epa_pair(&pair, xa, cache, out, epa_capped);
+}
+
+bool query_gjk_epa_pair(const support_pair *pair, cairn_transform xa, cairn_gjk_cache *cache,
+                        cairn_query_result *out, bool *epa_capped)
+{
+    *epa_capped = false;
+    const cairn_shape *a = pair->a, *b = pair->b;
+    dvec3 direction = dvec3_from(pair->b_in_a.position);
     simplex s;
-    cache_load(&pair, cache, &direction, &s);
-    gjk_result gjk = gjk_distance(&pair, &s, direction);
+    cache_load(pair, cache, &direction, &s);
+    gjk_result gjk = gjk_distance(pair, &s, direction);
     out->gjk_iterations = gjk.iterations;
     out->epa_iterations = 0;
     if (gjk.status == GJK_SEPARATED) {
@@ -182,7 +191,7 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         return true;
     }
     dvec3 fallback = unit_or(gjk.direction, unit_or(direction, dvec3_make(0, 1, 0)));
-    epa_result epa = epa_penetration(&pair, &s, fallback);
+    epa_result epa = epa_penetration(pair, &s, fallback);
     out->epa_iterations = epa.iterations;
     *epa_capped = epa.status == EPA_LIMIT;
     query_finish(xa, a, b, epa.point_a, epa.point_b, epa.normal, -epa.depth, out);

@@ -12,6 +12,14 @@ static const double gjk_relative_gap = 1e-6;
    longer reliable there, EPA takes over. */
 static const double gjk_touch_relative = 1e-6;
 
+/* Sum of the diagonals of both shapes' local bounds. */
+static double pair_scale(const cairn_shape *a, const cairn_shape *b)
+{
+    const cairn_aabb *ba = &a->local_bounds, *bb = &b->local_bounds;
+    return glms_vec3_norm(glms_vec3_sub(ba->max, ba->min)) +
+           glms_vec3_norm(glms_vec3_sub(bb->max, bb->min));
+}
+
 support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                                cairn_transform xb)
 {
@@ -22,9 +30,17 @@ support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const c
     pair.b_in_a.rotation = glms_quat_normalize(glms_quat_mul(inverse_a, xb.rotation));
     pair.b_in_a.position = glms_quat_rotatev(inverse_a, glms_vec3_sub(xb.position, xa.position));
     pair.rotation = glms_quat_mat3(pair.b_in_a.rotation);
-    const cairn_aabb *ba = &a->local_bounds, *bb = &b->local_bounds;
-    pair.scale = glms_vec3_norm(glms_vec3_sub(ba->max, ba->min)) +
-                 glms_vec3_norm(glms_vec3_sub(bb->max, bb->min));
+    pair.scale = pair_scale(a, b);
+    return pair;
+}
+
+support_pair support_pair_posed(const support_pair *pose, const cairn_shape *a,
+                                const cairn_shape *b)
+{
+    support_pair pair = *pose;
+    pair.a = a;
+    pair.b = b;
+    pair.scale = pair_scale(a, b);
     return pair;
 }
 

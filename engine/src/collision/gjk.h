@@ -51,6 +51,11 @@ enum { GJK_MAX_ITERATIONS = 64 };
 
 support_pair support_pair_make(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                                cairn_transform xb);
+/* The pair of a and b at pose's relative transform (its b_in_a and rotation): a pair made by
+   support_pair_make for other shapes at the same two transforms. The triangles of a mesh share
+   the mesh's transform, so one pose per convex part serves them all. */
+support_pair support_pair_posed(const support_pair *pose, const cairn_shape *a,
+                                const cairn_shape *b);
 /* The Minkowski-difference vertex farthest along direction (A's frame). */
 simplex_vertex support_pair_vertex(const support_pair *pair, dvec3 direction);
 /* support_pair_vertex written straight to *out (no copy of the vertex through the caller). */

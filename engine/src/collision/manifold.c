@@ -99,11 +99,15 @@ static void cylinder_feature(const cairn_shape *shape, vec3s d, feature *f)
     feature_point(f, cairn_shape_support(shape, d));
 }
 
-/* The supporting feature along world direction d, in world space. */
-static feature supporting_feature(const cairn_shape *shape, cairn_transform xf, vec3s d)
+/* The supporting feature along world direction d, in world space; unit: the shape's transform
+   through xform_unit (a feature has up to 64 points, each turned by it). */
+static feature supporting_feature(const cairn_shape *shape, cairn_transform unit, vec3s d)
 {
-    feature f = {.count = 0};
-    vec3s local = glms_vec3_normalize(xform_inverse_vector(xf, d));
+    /* Not zeroed: a feature is 800 bytes, and only its first count points are ever read. */
+    feature f;
+    vec3s local = glms_vec3_normalize(xform_unit_inverse_vector(unit, d));
+    f.count = 0;
+    f.normal = local;
     switch (shape->type) {
     case CAIRN_SHAPE_SPHERE:
         f.normal = local;
@@ -129,8 +133,8 @@ static feature supporting_feature(const cairn_shape *shape, cairn_transform xf, 
         break;
     }
     for (int i = 0; i < f.count; ++i)
-        f.points[i] = xform_point(xf, f.points[i]);
-    f.normal = xform_vector(xf, f.normal);
+        f.points[i] = xform_unit_point(unit, f.points[i]);
+    f.normal = xform_unit_vector(unit, f.normal);
     return f;
 }
 
@@ -157,28 +161,41 @@ static void clip_plane(const feature *in, vec3s n, float offset, feature *out)
     }
 }
 
-/* Clips the incident feature to the prism over the reference feature (a polygon's edges, or a
-   segment's two end planes). */
-static feature clip_to_reference(const feature *reference, const feature *incident)
+/* *out = *in for the points in use (a whole feature is 800 bytes). */
+static void feature_copy(const feature *in, feature *out)
 {
-    feature current = *incident, next;
+    out->count = in->count;
+    out->normal = in->normal;
+    for (int i = 0; i < in->count; ++i)
+        out->points[i] = in->points[i];
+}
+
+/* Clips the incident feature to the prism over the reference feature (a polygon's edges, or a
+   segment's two end planes) into *out. Each plane clips from one buffer into the other: no
+   feature is copied between planes. */
+static void clip_to_reference(const feature *reference, const feature *incident, feature *out)
+{
     if (reference->count == 2) {
+        feature next;
         vec3s e = glms_vec3_sub(reference->points[1], reference->points[0]);
-        clip_plane(&current, e, glms_vec3_dot(e, reference->points[1]), &next);
-        current = next;
+        clip_plane(incident, e, glms_vec3_dot(e, reference->points[1]), &next);
         vec3s back = glms_vec3_negate(e);
-        clip_plane(&current, back, glms_vec3_dot(back, reference->points[0]), &next);
-        return next;
+        clip_plane(&next, back, glms_vec3_dot(back, reference->points[0]), out);
+        return;
     }
-    for (int i = 0; i < reference->count && current.count > 0; ++i) {
+    feature buffers[2];
+    const feature *current = incident;
+    int next = 0;
+    for (int i = 0; i < reference->count && current->count > 0; ++i) {
         vec3s p = reference->points[i], q = reference->points[(i + 1) % reference->count];
         vec3s side = glms_vec3_cross(glms_vec3_sub(q, p), reference->normal);
         if (glms_vec3_norm2(side) == 0.0f)
             continue;
-        clip_plane(&current, side, glms_vec3_dot(side, p), &next);
-        current = next;
+        clip_plane(current, side, glms_vec3_dot(side, p), &buffers[next]);
+        current = &buffers[next];
+        next ^= 1;
     }
-    return current;
+    feature_copy(current, out);
 }
 
 typedef struct candidate {
@@ -287,7 +304,8 @@ static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal
         return 0;
     const feature *reference = a_is_reference ? fa : fb;
     const feature *incident = a_is_reference ? fb : fa;
-    feature clipped = clip_to_reference(reference, incident);
+    feature clipped;
+    clip_to_reference(reference, incident, &clipped);
     /* Separation: how far along the contact normal a clipped point lies from the reference
        face's plane (not from a plane across the normal through one of its corners, which is
        only the same when the face is square to the normal). */
@@ -325,6 +343,8 @@ static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
     out->twist_impulse = 0.0f;
     if (query->distance > speculative_distance)
         return 0;
+    xa = xform_unit(xa);
+    xb = xform_unit(xb);
     feature fa = supporting_feature(a, xa, query->normal);
     feature fb = supporting_feature(b, xb, glms_vec3_negate(query->normal));
     candidate c[FEATURE_MAX];
@@ -346,8 +366,8 @@ static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
         const candidate *k = &c[keep[i]];
         manifold_point *p = &out->points[i];
         vec3s mid = glms_vec3_scale(glms_vec3_add(k->on_a, k->on_b), 0.5f);
-        p->local_a = xform_inverse_point(xa, k->on_a);
-        p->local_b = xform_inverse_point(xb, k->on_b);
+        p->local_a = xform_unit_inverse_point(xa, k->on_a);
+        p->local_b = xform_unit_inverse_point(xb, k->on_b);
         p->anchor_a = mid; /* made relative to the centres by the caller */
         p->anchor_b = mid;
         p->separation = k->separation;

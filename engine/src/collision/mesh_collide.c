@@ -76,7 +76,46 @@ typedef struct mesh_pair {
     compound_stats *stats;
     triangle_cache *cache; /* NULL: every query starts cold */
     bool overlap;          /* mesh_overlap's answer */
+    /* What every triangle of the part reuses, made at its first triangle (pair_begin_part;
+       most parts meet none): the mesh transform normalised (xform_unit), for GJK/EPA the
+       relative pose of the query's pair and A's transform (normalised as query_collide has
+       them), for the closed forms the part's core in the mesh frame. */
+    bool part_ready, part_usable;
+    cairn_transform mesh_unit, query_xf;
+    support_pair pose;
+    vec3s centre_in_mesh, axis_in_mesh; /* the part's origin and its Y axis */
+    triangle_shape triangle;            /* the triangle collided, moved from one to the next */
+    bool triangle_made;                 /* triangle made once (triangle_shape_make), then moved */
 } mesh_pair;
+
+/* Fills the part's share of *p for p->part, once per part: what query_collide and the closed
+   forms would compute for every triangle. False (error set, as query_collide sets it) when a
+   transform is not usable: no triangle of the part could give a contact. */
+static bool pair_begin_part(mesh_pair *p)
+{
+    if (p->part_ready)
+        return p->part_usable;
+    p->part_ready = true;
+    p->part_usable =
+        query_check_pair("cairn_collide", p->mesh, p->mesh_xf, p->part.shape, p->part.xf);
+    if (!p->part_usable)
+        return false;
+    cairn_transform mesh_xf = p->mesh_xf, part_xf = p->part.xf;
+    mesh_xf.rotation = glms_quat_normalize(mesh_xf.rotation);
+    p->mesh_unit = mesh_xf;
+    cairn_shape_type type = cairn_shape_get_type(p->part.shape);
+    if (type == CAIRN_SHAPE_SPHERE || type == CAIRN_SHAPE_CAPSULE) {
+        p->centre_in_mesh = xform_inverse_point(p->mesh_xf, p->part.xf.position);
+        p->axis_in_mesh = xform_inverse_vector(
+            p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
+        return true;
+    }
+    part_xf.rotation = glms_quat_normalize(part_xf.rotation);
+    p->pose = p->mesh_is_a ? support_pair_make(p->mesh, mesh_xf, p->part.shape, part_xf)
+                           : support_pair_make(p->part.shape, part_xf, p->mesh, mesh_xf);
+    p->query_xf = p->mesh_is_a ? mesh_xf : part_xf;
+    return true;
+}
 
 /* The key of a part-triangle pair, in the cache and in the feature ids. */
 static uint32_t pair_key(const mesh_pair *p, int triangle)
@@ -112,7 +151,7 @@ static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s fa
                             cairn_query_result *q)
 {
     double c[3][3], centre[3], nearest[3];
-    vec3s centre_local = xform_inverse_point(p->mesh_xf, p->part.xf.position);
+    vec3s centre_local = p->centre_in_mesh;
     for (int k = 0; k < 3; ++k) {
         centre[k] = centre_local.raw[k];
         for (int v = 0; v < 3; ++v)
@@ -142,10 +181,8 @@ static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s fa
 static bool capsule_triangle_part(const mesh_pair *p, const vec3s corners[3], vec3s face,
                                   cairn_query_result *q)
 {
-    dvec3 centre = dvec3_from(xform_inverse_point(p->mesh_xf, p->part.xf.position));
-    vec3s axis = xform_inverse_vector(
-        p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
-    dvec3 half = dvec3_scale(dvec3_from(axis), p->part.shape->capsule.half_height);
+    dvec3 centre = dvec3_from(p->centre_in_mesh);
+    dvec3 half = dvec3_scale(dvec3_from(p->axis_in_mesh), p->part.shape->capsule.half_height);
     const dvec3 c[3] = {dvec3_from(corners[0]), dvec3_from(corners[1]), dvec3_from(corners[2])};
     capsule_triangle_result r;
     capsule_triangle(dvec3_add(centre, half), dvec3_sub(centre, half),
@@ -169,10 +206,11 @@ static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_qu
         if (p->stats)
             p->stats->cache_hits += slot >= 0;
     }
-    bool ok =
-        p->mesh_is_a
-            ? query_collide(&t->shape, p->mesh_xf, p->part.shape, p->part.xf, gjk, q, epa_capped)
-            : query_collide(p->part.shape, p->part.xf, &t->shape, p->mesh_xf, gjk, q, epa_capped);
+    /* query_collide's path for a convex part against a triangle (a hull: no closed form),
+       from the part's pose (pair_begin_part checked the transforms). */
+    support_pair pair = p->mesh_is_a ? support_pair_posed(&p->pose, &t->shape, p->part.shape)
+                                     : support_pair_posed(&p->pose, p->part.shape, &t->shape);
+    bool ok = query_gjk_epa_pair(&pair, p->query_xf, gjk, q, epa_capped);
     if (ok && p->cache)
         triangle_cache_store(p->cache, slot, key, p->mesh_is_a, t->vertices, &warm);
     return ok;
@@ -202,7 +240,7 @@ static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s f
     }
     /* One-sided: the normal from the triangle towards the part must face the front. */
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    return glms_vec3_dot(out, xform_vector(p->mesh_xf, face)) >= MESH_BACK_FACE_COSINE;
+    return glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_BACK_FACE_COSINE;
 }
 
 bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
@@ -218,6 +256,8 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
                    .part_count = 1,
                    .margin = INFINITY,
                    .cache = cache};
+    if (!pair_begin_part(&p))
+        return false;
     vec3s corners[3];
     triangles_corners(mesh, triangle, corners);
     triangle_shape t;
@@ -250,7 +290,7 @@ static bool is_ghost_contact(const mesh_pair *p, int triangle, const vec3s corne
                              const cairn_query_result *q)
 {
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    if (glms_vec3_dot(out, xform_vector(p->mesh_xf, face)) >= MESH_FACE_COSINE)
+    if (glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_FACE_COSINE)
         return false;
     vec3s w = xform_inverse_point(p->mesh_xf, p->mesh_is_a ? q->point_a : q->point_b);
     float tolerance = feature_tolerance(corners);
@@ -386,20 +426,33 @@ static int triangle_manifold(const mesh_pair *p, const triangle_shape *t,
     return count;
 }
 
+/* The pair's triangle shape on the given corners. */
+static triangle_shape *pair_triangle(mesh_pair *p, const vec3s corners[3])
+{
+    if (p->triangle_made) {
+        triangle_shape_move(&p->triangle, corners);
+    } else {
+        triangle_shape_make(&p->triangle, corners);
+        p->triangle_made = true;
+    }
+    return &p->triangle;
+}
+
 static bool collide_triangle(void *context, int triangle, const vec3s corners[3])
 {
     mesh_pair *p = context;
-    triangle_shape t;
-    triangle_shape_make(&t, corners);
-    vec3s face = t.faces[0].normal;
+    if (!pair_begin_part(p))
+        return false; /* no triangle of the part can give a contact */
+    triangle_shape *t = pair_triangle(p, corners);
+    vec3s face = t->faces[0].normal;
     cairn_query_result q;
-    if (!part_triangle(p, triangle, &t, face, &q))
+    if (!part_triangle(p, triangle, t, face, &q))
         return true;
     bool witness =
         !is_ghost_contact(p, triangle, corners, face, &q) || face_contact(p, corners, face, &q);
     manifold m;
-    if (triangle_manifold(p, &t, &q, witness, &m) > 0) {
-        shape_part tri = {&t.shape, p->mesh_xf};
+    if (triangle_manifold(p, t, &q, witness, &m) > 0) {
+        shape_part tri = {&t->shape, p->mesh_xf};
         shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
         cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair_key(p, triangle), q.distance);
     }
@@ -432,6 +485,7 @@ int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *
     for (int j = 0; j < p.part_count; ++j) {
         p.part = shape_part_at(other, mesh_is_a ? xb : xa, j);
         p.part_index = j;
+        p.part_ready = false;
         triangles_query_box(p.mesh, part_bounds_in(p.mesh_xf, p.part, margin), collide_triangle,
                             &p);
     }

@@ -35,6 +35,11 @@ bool query_gjk_epa(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    cairn_transform xb, cairn_gjk_cache *cache, cairn_query_result *out,
                    bool *epa_capped);
 
+/* query_gjk_epa on a pair the caller made (support_pair_make, or support_pair_posed for many
+   pairs at one relative pose) and A's transform; no sphere closed form. */
+bool query_gjk_epa_pair(const support_pair *pair, cairn_transform xa, cairn_gjk_cache *cache,
+                        cairn_query_result *out, bool *epa_capped);
+
 /* cairn_collide, also telling whether EPA stopped on a bound before converging (the step
    statistics count those: cairn_step_stats.epa_cap_stops). */
 bool query_collide(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,

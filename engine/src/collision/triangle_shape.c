@@ -13,20 +13,14 @@ static const hull_half_edge triangle_edges[6] = {
 void triangle_shape_make(triangle_shape *t, const vec3s corners[3])
 {
     memset(&t->shape, 0, sizeof t->shape);
-    memcpy(t->vertices, corners, sizeof t->vertices);
     memcpy(t->edges, triangle_edges, sizeof t->edges);
-    vec3s n = glms_vec3_cross(glms_vec3_sub(corners[1], corners[0]),
-                              glms_vec3_sub(corners[2], corners[0]));
-    float length = glms_vec3_norm(n);
-    n = length > 0.0f ? glms_vec3_scale(n, 1.0f / length) : (vec3s){{0.0f, 1.0f, 0.0f}};
-    float offset = glms_vec3_dot(n, corners[0]);
-    t->faces[0] = (hull_face){n, offset, 0, 3};
-    t->faces[1] = (hull_face){glms_vec3_negate(n), -offset, 3, 3};
     static const int start[4] = {0, 2, 4, 6}, adjacency[6] = {1, 2, 0, 2, 0, 1};
     memcpy(t->adjacency_start, start, sizeof start);
     memcpy(t->adjacency, adjacency, sizeof adjacency);
     for (int v = 0; v < 3; ++v)
         t->vertex_edge[v] = v;
+    t->faces[0] = (hull_face){.first_edge = 0, .edge_count = 3};
+    t->faces[1] = (hull_face){.first_edge = 3, .edge_count = 3};
     convex_hull hull = {
         .vertex_count = 3,
         .face_count = 2,
@@ -37,8 +31,6 @@ void triangle_shape_make(triangle_shape *t, const vec3s corners[3])
         .vertex_edge = t->vertex_edge,
         .adjacency_start = t->adjacency_start,
         .adjacency = t->adjacency,
-        .interior = glms_vec3_scale(
-            glms_vec3_add(corners[0], glms_vec3_add(corners[1], corners[2])), 1.0f / 3.0f),
         .tolerance = 1e-6f,
     };
     t->shape.type = CAIRN_SHAPE_HULL;
@@ -46,6 +38,25 @@ void triangle_shape_make(triangle_shape *t, const vec3s corners[3])
     t->shape.hull.outer = hull;
     t->shape.hull.core = hull;
     t->shape.hull.core_is_outer = true;
+    triangle_shape_move(t, corners);
+}
+
+void triangle_shape_move(triangle_shape *t, const vec3s corners[3])
+{
+    memcpy(t->vertices, corners, sizeof t->vertices);
+    vec3s n = glms_vec3_cross(glms_vec3_sub(corners[1], corners[0]),
+                              glms_vec3_sub(corners[2], corners[0]));
+    float length = glms_vec3_norm(n);
+    n = length > 0.0f ? glms_vec3_scale(n, 1.0f / length) : (vec3s){{0.0f, 1.0f, 0.0f}};
+    float offset = glms_vec3_dot(n, corners[0]);
+    t->faces[0].normal = n;
+    t->faces[0].offset = offset;
+    t->faces[1].normal = glms_vec3_negate(n);
+    t->faces[1].offset = -offset;
+    vec3s interior = glms_vec3_scale(
+        glms_vec3_add(corners[0], glms_vec3_add(corners[1], corners[2])), 1.0f / 3.0f);
+    t->shape.hull.outer.interior = interior;
+    t->shape.hull.core.interior = interior;
     t->shape.local_bounds =
         (cairn_aabb){glms_vec3_minv(corners[0], glms_vec3_minv(corners[1], corners[2])),
                      glms_vec3_maxv(corners[0], glms_vec3_maxv(corners[1], corners[2]))};

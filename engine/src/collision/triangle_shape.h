@@ -20,6 +20,11 @@ typedef struct triangle_shape {
    not be copied: its shape points into itself. */
 void triangle_shape_make(triangle_shape *t, const vec3s corners[3]);
 
+/* Puts a shape made by triangle_shape_make on new corners: only what depends on them changes
+   (the vertices, the face planes, the interior point, the bounds). A mesh's triangles against
+   one body reuse one shape: half of making one was the parts every triangle shares. */
+void triangle_shape_move(triangle_shape *t, const vec3s corners[3]);
+
 /* Closest point of the triangle to p, in double (Ericson's region test). */
 void triangle_closest_point(const double corners[3][3], const double p[3], double out[3]);
 

@@ -44,6 +44,36 @@ static inline vec3s xform_rotate_normalized(versors p, vec3s v)
     return glms_vec3_add(turned, glms_vec3_scale(glms_vec3_cross(u, v), 2.0f * s));
 }
 
+/* xf with its rotation normalised once, for the xform_unit_ functions below: they give what
+   xform_point, xform_vector and the inverses give on xf, to the bit (xform_rotate_normalized,
+   and the conjugate of the normalised rotation is the normalised conjugate), without normalising
+   the rotation for every vector. Not to be normalised again: that may move the last bit. */
+static inline cairn_transform xform_unit(cairn_transform xf)
+{
+    xf.rotation = glms_quat_normalize(xf.rotation);
+    return xf;
+}
+
+static inline vec3s xform_unit_vector(cairn_transform unit, vec3s local)
+{
+    return xform_rotate_normalized(unit.rotation, local);
+}
+
+static inline vec3s xform_unit_point(cairn_transform unit, vec3s local)
+{
+    return glms_vec3_add(xform_rotate_normalized(unit.rotation, local), unit.position);
+}
+
+static inline vec3s xform_unit_inverse_vector(cairn_transform unit, vec3s world)
+{
+    return xform_rotate_normalized(glms_quat_conjugate(unit.rotation), world);
+}
+
+static inline vec3s xform_unit_inverse_point(cairn_transform unit, vec3s world)
+{
+    return xform_unit_inverse_vector(unit, glms_vec3_sub(world, unit.position));
+}
+
 /* Rotation matrix of a unit quaternion (columns are the rotated axes). */
 static inline mat3s xform_rotation_matrix(cairn_transform xf)
 {

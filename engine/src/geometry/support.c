@@ -113,18 +113,20 @@ static vec3s box_extent(vec3s core_half, mat3s rotation)
     return extent;
 }
 
-/* The core's extent along each world axis, measured by world-space support calls. */
+/* The core's extent along each world axis, measured by world-space support calls; the
+   rotation normalised once for the twelve turns (xform_unit: the same bits). */
 static cairn_aabb hull_core_bounds(const cairn_shape *shape, cairn_transform xf)
 {
     cairn_aabb bounds;
+    xf = xform_unit(xf);
     for (int axis = 0; axis < 3; ++axis) {
         vec3s direction = glms_vec3_zero();
         direction.raw[axis] = 1.0f;
-        vec3s up = cairn_shape_core_support(shape, xform_inverse_vector(xf, direction));
+        vec3s up = cairn_shape_core_support(shape, xform_unit_inverse_vector(xf, direction));
         direction.raw[axis] = -1.0f;
-        vec3s down = cairn_shape_core_support(shape, xform_inverse_vector(xf, direction));
-        bounds.max.raw[axis] = xform_point(xf, up).raw[axis];
-        bounds.min.raw[axis] = xform_point(xf, down).raw[axis];
+        vec3s down = cairn_shape_core_support(shape, xform_unit_inverse_vector(xf, direction));
+        bounds.max.raw[axis] = xform_unit_point(xf, up).raw[axis];
+        bounds.min.raw[axis] = xform_unit_point(xf, down).raw[axis];
     }
     return bounds;
 }
