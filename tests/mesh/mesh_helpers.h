@@ -72,6 +72,18 @@ static inline cairn_shape *floor_mesh(int cells, float cell, float tilt)
         cr_expect_eq(cairn_allocated_bytes(), before, "%s leaked", #call);                         \
     } while (0)
 
+/* A mesh of the one triangle with corners c (its local frame), asserted built. */
+static inline cairn_shape *one_triangle_mesh(const double c[3][3])
+{
+    vec3s corners[3];
+    for (int v = 0; v < 3; ++v)
+        corners[v] = (vec3s){{(float)c[v][0], (float)c[v][1], (float)c[v][2]}};
+    int idx[3] = {0, 1, 2};
+    cairn_shape *mesh = cairn_shape_mesh(corners, 3, idx, 1);
+    cr_assert_not_null(mesh, "%s", cairn_last_error());
+    return mesh;
+}
+
 /* The unit square in the XZ plane, as two triangles facing +Y. */
 static const vec3s unit_quad[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{1, 0, 1}}, {{0, 0, 1}}};
 static const int unit_quad_triangles[6] = {0, 3, 2, 0, 2, 1};

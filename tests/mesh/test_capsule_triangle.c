@@ -159,17 +159,6 @@ static placed place(const config *k, double offset, oracle_rng *rng)
     return p;
 }
 
-static cairn_shape *one_triangle_mesh(const double c[3][3])
-{
-    vec3s corners[3];
-    for (int v = 0; v < 3; ++v)
-        corners[v] = (vec3s){{(float)c[v][0], (float)c[v][1], (float)c[v][2]}};
-    int idx[3] = {0, 1, 2};
-    cairn_shape *mesh = cairn_shape_mesh(corners, 3, idx, 1);
-    cr_assert_not_null(mesh, "%s", cairn_last_error());
-    return mesh;
-}
-
 static double dv_distance(dvec3 a, dvec3 b)
 {
     return sqrt(dvec3_length_sq(dvec3_sub(a, b)));

@@ -13,6 +13,7 @@
 
 #include "collision/mesh_collide.h"
 #include "collision/oracle.h"
+#include "mesh/mesh_helpers.h"
 
 enum { KIND_SPHERE, KIND_BOX, KIND_HULL, KIND_CAPSULE, KIND_CYLINDER, KIND_COMPOUND, KIND_COUNT };
 static const char *const kind_names[KIND_COUNT] = {"sphere",  "box",      "hull",
@@ -221,12 +222,7 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
     }
     versors tilt = oracle_rotation(rng);
     cairn_transform mesh_xf = oracle_transform(offset, offset, -offset, tilt);
-    vec3s corners[3];
-    for (int v = 0; v < 3; ++v)
-        corners[v] = (vec3s){{(float)c[v][0], (float)c[v][1], (float)c[v][2]}};
-    int idx[3] = {0, 1, 2};
-    cairn_shape *mesh = cairn_shape_mesh(corners, 3, idx, 1);
-    cr_assert_not_null(mesh, "%s", cairn_last_error());
+    cairn_shape *mesh = one_triangle_mesh(c);
     double world_c[3][3];
     oracle_xf mx = oracle_xf_from(mesh_xf);
     for (int v = 0; v < 3; ++v)
