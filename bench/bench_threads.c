@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { DEFAULT_STEPS = 300, STAGES = 5 };
+enum { DEFAULT_STEPS = 300, STAGES = 5, PARTS = 4 };
 
 static const char *const stage_names[STAGES] = {"broadphase", "narrowphase", "solver", "integrate",
                                                 "islands"};
@@ -42,10 +42,38 @@ static void stage_times(const cairn_step_stats *s, double *out)
     out[4] = s->islands_ms;
 }
 
+/* The stages' parallel parts, whose time the step reports per worker. */
+static const char *const part_names[PARTS] = {"bounds", "narrowphase", "constraints", "integrate"};
+
+static double part_time(const cairn_step_stats *s, int part, int worker)
+{
+    switch (part) {
+    case 0:
+        return s->broadphase_worker_ms[worker];
+    case 1:
+        return s->narrowphase_worker_ms[worker];
+    case 2:
+        return s->solver_worker_ms[worker] - s->integrate_worker_ms[worker];
+    default:
+        return s->integrate_worker_ms[worker];
+    }
+}
+
 typedef struct samples {
     double *ms[2], *ratio, *stage[2][STAGES];
-    double *busy[CAIRN_MAX_WORKERS]; /* the T-worker world's solver time per worker */
+    double *busy[PARTS][CAIRN_MAX_WORKERS]; /* the T-worker world's time per part and worker */
 } samples;
+
+static void print_parts(samples *s, int workers, int steps)
+{
+    printf("  %d workers, median ms per worker in each stage's parallel part:\n", workers);
+    for (int p = 0; p < PARTS; ++p) {
+        printf("    %-12s", part_names[p]);
+        for (int k = 0; k < workers; ++k)
+            printf(" %.3f", bench_median(s->busy[p][k], steps));
+        printf("\n");
+    }
+}
 
 static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int steps,
                       cairn_thread_pool *pools[2])
@@ -60,8 +88,9 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
             s.stage[w][k] = calloc((size_t)steps, sizeof(double));
     }
     int workers = cairn_thread_pool_workers(pools[1]);
-    for (int k = 0; k < workers; ++k)
-        s.busy[k] = calloc((size_t)steps, sizeof(double));
+    for (int p = 0; p < PARTS; ++p)
+        for (int k = 0; k < workers; ++k)
+            s.busy[p][k] = calloc((size_t)steps, sizeof(double));
     int mismatched = -1;
     cairn_step_stats last = {0};
     for (int n = 0; n < steps; ++n) {
@@ -74,8 +103,9 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
             stage_times(&stats, times);
             for (int k = 0; k < STAGES; ++k)
                 s.stage[w][k][n] = times[k];
-            for (int k = 0; k < workers && w == 1; ++k)
-                s.busy[k][n] = stats.solver_worker_ms[k];
+            for (int p = 0; p < PARTS && w == 1; ++p)
+                for (int k = 0; k < workers; ++k)
+                    s.busy[p][k][n] = part_time(&stats, p, k);
             last = stats;
         }
         s.ratio[n] = s.ms[0][n] / s.ms[1][n];
@@ -95,12 +125,10 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
             printf(" %s %.3f", stage_names[k], bench_median(s.stage[w][k], steps));
         printf("\n");
     }
-    printf("  solver, %d workers: median ms in parallel stages per worker:", workers);
-    for (int k = 0; k < workers; ++k)
-        printf(" %.3f", bench_median(s.busy[k], steps));
-    printf("\n");
-    for (int k = 0; k < workers; ++k)
-        free(s.busy[k]);
+    print_parts(&s, workers, steps);
+    for (int p = 0; p < PARTS; ++p)
+        for (int k = 0; k < workers; ++k)
+            free(s.busy[p][k]);
     printf("  state: %s\n",
            mismatched < 0 ? "the same on both at every step" : "DIFFERS (a determinism bug)");
     if (mismatched >= 0)

@@ -70,7 +70,8 @@ static void update_broadphase(cairn_world *world, float dt)
     bounds_task t = {world, arena_push(&world->scratch, sizeof(cairn_aabb) * (size_t)(count + 1),
                                        "awake bounds")};
     if (t.bounds != NULL)
-        tasks_parallel_for(&world->def, awake_bounds, count, 256, &t);
+        tasks_parallel_for(&world->def, awake_bounds, count, 256, &t,
+                           world->stats.broadphase_worker_ms);
     for (int k = 0; k < count; ++k) {
         const body *b = &world->bodies.data[world->awake.data[k]];
         cairn_aabb bounds = t.bounds ? t.bounds[k] : cairn_shape_bounds(b->shape, b->transform);

@@ -1,6 +1,7 @@
-/* cairn_step_stats.solver_worker_ms: each worker's time in the solver's parallel stages. It lies
-   within the solver's time, is zero for workers the world does not have, and with one worker is
-   the whole solve. */
+/* cairn_step_stats' per-worker times: each worker's time in the solver's parallel stages, and in
+   the parallel parts of the broadphase, the narrow phase and the integration. Each lies within
+   its stage's time, is zero for workers the world does not have, and with one worker is (nearly)
+   the whole of its part. */
 #include "threads/thread_scenes.h"
 
 #include <criterion/criterion.h>
@@ -20,11 +21,53 @@ static cairn_step_stats pyramid_stats(int workers)
     return stats;
 }
 
+typedef struct stage_times {
+    const char *name;
+    const float *worker_ms;
+    float stage_ms; /* the stage's time, which holds the part the workers share */
+} stage_times;
+
+enum { STAGES = 4 };
+
+static void stages_of(const cairn_step_stats *stats, stage_times stages[STAGES])
+{
+    stages[0] = (stage_times){"solver", stats->solver_worker_ms, stats->solver_ms};
+    stages[1] = (stage_times){"broadphase", stats->broadphase_worker_ms, stats->broadphase_ms};
+    stages[2] = (stage_times){"narrowphase", stats->narrowphase_worker_ms, stats->narrowphase_ms};
+    stages[3] = (stage_times){"integration", stats->integrate_worker_ms, stats->integrate_ms};
+}
+
 static void expect_idle_beyond(const cairn_step_stats *stats, int workers)
 {
-    for (int w = workers; w < CAIRN_MAX_WORKERS; ++w)
-        cr_expect_eq(stats->solver_worker_ms[w], 0.0f, "worker %d of %d: %g ms", w, workers,
-                     (double)stats->solver_worker_ms[w]);
+    stage_times stages[STAGES];
+    stages_of(stats, stages);
+    for (int s = 0; s < STAGES; ++s)
+        for (int w = workers; w < CAIRN_MAX_WORKERS; ++w)
+            cr_expect_eq(stages[s].worker_ms[w], 0.0f, "%s, worker %d of %d: %g ms", stages[s].name,
+                         w, workers, (double)stages[s].worker_ms[w]);
+}
+
+/* Each worker's time lies within its stage's (a worker runs its ranges one after another inside
+   the stage), and some worker did the work. */
+static void expect_within_stages(const cairn_step_stats *stats, int workers)
+{
+    stage_times stages[STAGES];
+    stages_of(stats, stages);
+    for (int s = 0; s < STAGES; ++s) {
+        float total = 0.0f;
+        for (int w = 0; w < workers; ++w) {
+            float busy = stages[s].worker_ms[w];
+            cr_expect_geq(busy, 0.0f, "%s, worker %d: %g ms", stages[s].name, w, (double)busy);
+            cr_expect_leq(busy, stages[s].stage_ms * 1.001f + 1e-4f, "%s, worker %d: %g of %g ms",
+                          stages[s].name, w, (double)busy, (double)stages[s].stage_ms);
+            total += busy;
+        }
+        cr_expect_gt(total, 0.0f, "%s: no worker's time", stages[s].name);
+    }
+    for (int w = 0; w < workers; ++w)
+        cr_expect_leq(stats->integrate_worker_ms[w], stats->solver_worker_ms[w] * 1.001f + 1e-4f,
+                      "worker %d: integration %g ms beyond its solver time %g ms", w,
+                      (double)stats->integrate_worker_ms[w], (double)stats->solver_worker_ms[w]);
 }
 
 Test(thread_stats, one_worker_spends_the_whole_solve)
@@ -35,20 +78,27 @@ Test(thread_stats, one_worker_spends_the_whole_solve)
                  (double)stats.solver_ms);
     cr_expect_leq(busy, stats.solver_ms * 1.001f, "%g of %g ms", (double)busy,
                   (double)stats.solver_ms);
+    expect_within_stages(&stats, 1);
     expect_idle_beyond(&stats, 1);
 }
 
-Test(thread_stats, each_of_three_workers_within_the_solve)
+/* With one worker each part runs whole on the stepping thread: its time is most of its stage's
+   (the rest is the serial code around it: the broadphase's tree, the narrow phase's events). */
+Test(thread_stats, one_worker_spends_each_parallel_part)
+{
+    cairn_step_stats stats = pyramid_stats(1);
+    cr_expect_gt(stats.integrate_worker_ms[0], 0.5f * stats.integrate_ms, "integration %g of %g ms",
+                 (double)stats.integrate_worker_ms[0], (double)stats.integrate_ms);
+    cr_expect_gt(stats.narrowphase_worker_ms[0], 0.5f * stats.narrowphase_ms,
+                 "narrow phase %g of %g ms", (double)stats.narrowphase_worker_ms[0],
+                 (double)stats.narrowphase_ms);
+    cr_expect_gt(stats.broadphase_worker_ms[0], 0.0f);
+}
+
+Test(thread_stats, each_of_three_workers_within_each_stage)
 {
     cairn_step_stats stats = pyramid_stats(3);
     cr_expect_eq(stats.workers, 3);
-    float total = 0.0f;
-    for (int w = 0; w < 3; ++w) {
-        cr_expect_geq(stats.solver_worker_ms[w], 0.0f);
-        cr_expect_leq(stats.solver_worker_ms[w], stats.solver_ms * 1.001f, "worker %d: %g of %g", w,
-                      (double)stats.solver_worker_ms[w], (double)stats.solver_ms);
-        total += stats.solver_worker_ms[w];
-    }
-    cr_expect_gt(total, 0.0f);
+    expect_within_stages(&stats, 3);
     expect_idle_beyond(&stats, 3);
 }

@@ -219,6 +219,13 @@ typedef struct cairn_step_stats {
        world; with one worker, the whole solver). The rest of solver_ms is the coordinator's
        serial code and the workers' waiting: how evenly the solver's work is shared. */
     float solver_worker_ms[CAIRN_MAX_WORKERS];
+    /* Per worker, the time it spent in the other stages' parallel parts, ms (zero beyond the
+       worker count; with one worker, that part's whole time): the awake bodies' new bounds (a
+       part of broadphase_ms), the pairs' manifolds (of narrowphase_ms), and the velocity and
+       position integration (of integrate_ms and of solver_worker_ms). */
+    float broadphase_worker_ms[CAIRN_MAX_WORKERS];
+    float narrowphase_worker_ms[CAIRN_MAX_WORKERS];
+    float integrate_worker_ms[CAIRN_MAX_WORKERS];
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);

@@ -6,8 +6,9 @@
 #include <cairn/world.h>
 
 /* Runs task over [0, count) in ranges of at least min_range items and returns when all have
-   run. Results must not depend on how the range is split: each item writes its own data. */
+   run. Results must not depend on how the range is split: each item writes its own data.
+   busy_ms (may be NULL): per worker, the time it spent running ranges is added. */
 void tasks_parallel_for(const cairn_world_def *def, cairn_task_fn *task, int count, int min_range,
-                        void *context);
+                        void *context, float *busy_ms);
 
 #endif

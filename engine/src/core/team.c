@@ -53,7 +53,7 @@ static bool work_on_share(team *t, int share, uint32_t sequence, int blocks, int
     int end = start + stage->block_size < stage->items ? start + stage->block_size : stage->items;
     uint64_t began = timer_ticks();
     stage->run(stage->context, start, end, worker);
-    t->clocks[worker].busy_ns += timer_ticks() - began;
+    t->clocks[worker].busy_ns[stage->clock] += timer_ticks() - began;
     atomic_fetch_add_explicit(&t->done, 1, memory_order_release);
     return true;
 }
@@ -82,20 +82,17 @@ static void worker_loop(team *t, int worker)
             wait_a_little(&spins);
 }
 
-void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int min_block)
+void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *context, int items,
+                    int min_block)
 {
     if (items <= 0)
         return;
     /* One worker, or too little work to share: the coordinator does it all, with no stage to
        publish and no cache lines to hand between cores. */
-    if (t->workers == 1) {
-        run(context, 0, items, 0);
-        return;
-    }
-    if (items <= min_block) {
+    if (t->workers == 1 || items <= min_block) {
         uint64_t began = timer_ticks();
         run(context, 0, items, 0);
-        t->clocks[0].busy_ns += timer_ticks() - began;
+        t->clocks[0].busy_ns[clock] += timer_ticks() - began;
         return;
     }
     uint32_t sequence = ++t->sequence;
@@ -103,6 +100,7 @@ void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int m
     stage->run = run;
     stage->context = context;
     stage->items = items;
+    stage->clock = clock;
     int block_size = (items + 4 * t->workers - 1) / (4 * t->workers);
     stage->block_size = block_size > min_block ? block_size : (min_block > 0 ? min_block : 1);
     int blocks = (items + stage->block_size - 1) / stage->block_size;
@@ -139,7 +137,26 @@ static void team_task(int start, int end, int worker, void *context)
     }
 }
 
-void team_run(const cairn_world_def *def, team_program_fn *program, void *context, float *busy_ms)
+static float clock_ms(const team_clock *clock, team_clock_id id)
+{
+    return (float)((double)clock->busy_ns[id] * 1e-6);
+}
+
+/* With one worker, the solver's time is the whole program's (the code between stages too). */
+static void add_times(const team *t, team_times times, float program_ms)
+{
+    for (int w = 0; w < t->workers; ++w) {
+        const team_clock *clock = &t->clocks[w];
+        if (times.solver_ms)
+            times.solver_ms[w] += t->workers == 1 ? program_ms
+                                                  : clock_ms(clock, TEAM_CONSTRAINTS) +
+                                                        clock_ms(clock, TEAM_INTEGRATION);
+        if (times.integration_ms)
+            times.integration_ms[w] += clock_ms(clock, TEAM_INTEGRATION);
+    }
+}
+
+void team_run(const cairn_world_def *def, team_program_fn *program, void *context, team_times times)
 {
     team t = {.workers = def->enqueue_task ? def->worker_count : 1};
     for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
@@ -151,14 +168,12 @@ void team_run(const cairn_world_def *def, team_program_fn *program, void *contex
     if (t.workers == 1) {
         uint64_t began = timer_ticks();
         program(&t, context);
-        if (busy_ms)
-            busy_ms[0] += (float)timer_ms_since(began);
+        add_times(&t, times, (float)timer_ms_since(began));
         return;
     }
     team_launch launch = {&t, program, context};
     void *handle = def->enqueue_task(team_task, t.workers, 1, &launch, def->user_task_context);
     if (handle != NULL)
         def->finish_task(handle, def->user_task_context);
-    for (int w = 0; w < t.workers && busy_ms; ++w)
-        busy_ms[w] += (float)((double)t.clocks[w].busy_ns * 1e-6);
+    add_times(&t, times, 0.0f);
 }

@@ -13,6 +13,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+/* What a stage's time is charged to: every stage is solver time; integration is also reported
+   on its own. */
+typedef enum team_clock_id { TEAM_CONSTRAINTS, TEAM_INTEGRATION, TEAM_CLOCK_COUNT } team_clock_id;
+
 /* Runs the items [start, end) of a stage on the given worker. */
 typedef void team_stage_fn(void *context, int start, int end, int worker);
 
@@ -20,6 +24,7 @@ typedef struct team_stage {
     team_stage_fn *run;
     void *context;
     int items, block_size;
+    team_clock_id clock;
     atomic_int block_count; /* read before a claim, possibly of a stage already gone */
 } team_stage;
 
@@ -33,34 +38,42 @@ typedef struct team_share {
     _Alignas(64) _Atomic uint64_t claim;
 } team_share;
 
-/* The time a worker spent running blocks, on its own cache line (only it writes there). */
+/* The time a worker spent running blocks, by clock, on its own cache line (only it writes
+   there). */
 typedef struct team_clock {
-    _Alignas(64) uint64_t busy_ns;
+    _Alignas(64) uint64_t busy_ns[TEAM_CLOCK_COUNT];
 } team_clock;
+
+/* Where team_run adds each worker's times, ms (either may be NULL): all of its stages (with one
+   worker, the whole program's time), and its integration stages alone. */
+typedef struct team_times {
+    float *solver_ms, *integration_ms;
+} team_times;
 
 typedef struct team {
     int workers;
     team_share shares[CAIRN_MAX_WORKERS];
-    team_clock clocks[CAIRN_MAX_WORKERS]; /* kept when there is more than one worker */
-    _Atomic uint32_t current;             /* the sequence number of the stage last published */
-    atomic_int done;                      /* blocks of the current stage finished */
-    team_stage stages[2]; /* by sequence parity: a slow worker may still read the last one */
-    uint32_t sequence;    /* the coordinator's */
+    team_clock clocks[CAIRN_MAX_WORKERS];
+    _Atomic uint32_t current; /* the sequence number of the stage last published */
+    atomic_int done;          /* blocks of the current stage finished */
+    team_stage stages[2];     /* by sequence parity: a slow worker may still read the last one */
+    uint32_t sequence;        /* the coordinator's */
 } team;
 
 /* The code the coordinator runs; it calls team_stage_run for each parallel stage. */
 typedef void team_program_fn(team *t, void *context);
 
 /* Runs program with the world's workers (inline with one worker, through the task callbacks
-   otherwise) and returns when it and every worker are done. busy_ms (may be NULL): per worker,
-   the time it spent in the stages' blocks is added (with one worker, the whole program's). */
-void team_run(const cairn_world_def *def, team_program_fn *program, void *context, float *busy_ms);
+   otherwise) and returns when it and every worker are done; then adds the workers' times. */
+void team_run(const cairn_world_def *def, team_program_fn *program, void *context,
+              team_times times);
 
 /* Coordinator only: runs run(context, start, end, worker) over [0, items) in blocks on every
    worker, and returns when all are done. About four blocks per worker, so that one that finishes
    early finds more, but none under min_block items (a block must outweigh its claim and the
    cache lines it moves between cores); a stage of min_block items or fewer runs on the
-   coordinator alone. */
-void team_stage_run(team *t, team_stage_fn *run, void *context, int items, int min_block);
+   coordinator alone. The blocks' time is charged to clock. */
+void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *context, int items,
+                    int min_block);
 
 #endif

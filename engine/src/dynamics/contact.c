@@ -541,7 +541,8 @@ void contacts_collide(cairn_world *world, float dt)
     np.collided = arena_push(&world->scratch, (size_t)count + 1, "contacts collided");
     if (np.tallies != NULL && np.collided != NULL) {
         memset(np.tallies, 0, sizeof(narrow_tally) * (size_t)workers);
-        tasks_parallel_for(&world->def, collide_range, count, NARROW_MIN_RANGE, &np);
+        tasks_parallel_for(&world->def, collide_range, count, NARROW_MIN_RANGE, &np,
+                           world->stats.narrowphase_worker_ms);
         after_collide(&np);
         int queries = 0;
         for (int w = 0; w < workers; ++w)

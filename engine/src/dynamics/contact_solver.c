@@ -250,7 +250,7 @@ static bool prepare_contacts(solver *s)
     if (!s->batch_memory)
         return false;
     s->batches = (void *)(((uintptr_t)s->batch_memory + 31u) & ~(uintptr_t)31u);
-    team_stage_run(s->team, stage_prepare, s, s->batch_count, s->batch_block);
+    team_stage_run(s->team, TEAM_CONSTRAINTS, stage_prepare, s, s->batch_count, s->batch_block);
     return true;
 }
 
@@ -307,7 +307,8 @@ static void move_bodies(solver *s, const motion_offset *offsets)
 {
     uint64_t start = timer_ticks();
     s->offsets = offsets;
-    team_stage_run(s->team, stage_move_bodies, s, s->world->awake.count, BODY_BLOCK);
+    team_stage_run(s->team, TEAM_INTEGRATION, stage_move_bodies, s, s->world->awake.count,
+                   BODY_BLOCK);
     s->world->stats.integrate_ms += (float)timer_ms_since(start);
 }
 
@@ -356,7 +357,8 @@ static void substep(solver *s, int mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
     uint64_t start = timer_ticks();
-    team_stage_run(s->team, stage_integrate_velocities, s, s->world->awake.count, BODY_BLOCK);
+    team_stage_run(s->team, TEAM_INTEGRATION, stage_integrate_velocities, s, s->world->awake.count,
+                   BODY_BLOCK);
     s->world->stats.integrate_ms += (float)timer_ms_since(start);
     joints_prepare(&s->joints);
     joints_warm_start(&s->joints);
@@ -415,7 +417,7 @@ static void solve_step(team *t, void *context)
     for (int i = 0; i < settings->substeps; ++i)
         substep(s, settings->position_correction);
     run_pass(s, s->wide->restitution);
-    team_stage_run(t, stage_store_impulses, s, s->batch_count, s->batch_block);
+    team_stage_run(t, TEAM_CONSTRAINTS, stage_store_impulses, s, s->batch_count, s->batch_block);
     joints_end(&s->joints);
     void *pushed[] = {touching, s->batch_memory, s->batch_first};
     for (int i = 0; i < 3; ++i)
@@ -463,7 +465,8 @@ void solver_step(cairn_world *world, float dt)
         s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
     rest_body(&s, (uint32_t)world->bodies.count); /* the body of the batches' empty lanes */
     s.pass = make_pass(&s, s.h);
-    team_run(&world->def, solve_step, &s, world->stats.solver_worker_ms);
+    team_times times = {world->stats.solver_worker_ms, world->stats.integrate_worker_ms};
+    team_run(&world->def, solve_step, &s, times);
     velocities_store(world, s.velocities);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);

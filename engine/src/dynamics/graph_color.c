@@ -40,6 +40,6 @@ void graph_color_run(team *t, const int *first, int *stage_first, team_stage_fn 
         if (c == GRAPH_OVERFLOW)
             stage(context, 0, count, 0);
         else
-            team_stage_run(t, stage, context, count, min_block);
+            team_stage_run(t, TEAM_CONSTRAINTS, stage, context, count, min_block);
     }
 }

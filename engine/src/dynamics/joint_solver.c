@@ -328,7 +328,7 @@ static void stage_tree_solve(void *context, int start, int end, int worker)
 
 void joints_prepare(joint_solver *js)
 {
-    team_stage_run(js->team, stage_prepare, js, js->count, JOINT_BLOCK);
+    team_stage_run(js->team, TEAM_CONSTRAINTS, stage_prepare, js, js->count, JOINT_BLOCK);
     if (!js->tree_built && js->count > 0) {
         js->tree_built = true;
         joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
@@ -345,7 +345,7 @@ void joints_prepare(joint_solver *js)
                 js->in_tree[k] && has_free_rows(&js->world->joints.data[js->active[k]]);
         }
     }
-    team_stage_run(js->team, stage_tree_factor, js, js->tree.tree_count, 1);
+    team_stage_run(js->team, TEAM_CONSTRAINTS, stage_tree_factor, js, js->tree.tree_count, 1);
     js->tree_solved = false;
 }
 
@@ -384,7 +384,7 @@ void joints_solve(joint_solver *js, bool relax)
     }
     for_each_joint_color(js, stage_solve);
     if (js->tree.node_count > 0 && (js->tree_iterates || !js->tree_solved))
-        team_stage_run(js->team, stage_tree_solve, js, js->tree.tree_count, 1);
+        team_stage_run(js->team, TEAM_CONSTRAINTS, stage_tree_solve, js, js->tree.tree_count, 1);
     js->tree_solved = true;
 }
 
