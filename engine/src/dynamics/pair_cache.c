@@ -36,13 +36,15 @@ static bool pose_close(cairn_transform then, cairn_transform now, pair_cache_lim
     return fabsf(glms_quat_dot(then.rotation, now.rotation)) >= limits.cos_half_angle;
 }
 
-/* The manifold's points at the new poses, from their points on A and B. */
-static void remeasure(manifold *m, vec3s normal, cairn_transform xa, cairn_transform xb)
+/* The manifold's points at the new poses (unit_a and unit_b: xform_unit), from their points on A
+   and B. */
+static void remeasure(manifold *m, vec3s normal, cairn_transform unit_a, cairn_transform unit_b)
 {
     m->normal = normal;
     for (int i = 0; i < m->point_count; ++i) {
         manifold_point *p = &m->points[i];
-        vec3s on_a = xform_point(xa, p->local_a), on_b = xform_point(xb, p->local_b);
+        vec3s on_a = xform_unit_point(unit_a, p->local_a);
+        vec3s on_b = xform_unit_point(unit_b, p->local_b);
         p->separation = glms_vec3_dot(glms_vec3_sub(on_b, on_a), m->normal);
         p->anchor_a = p->anchor_b = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
     }
@@ -54,11 +56,17 @@ bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float 
     /* A larger margin could admit points the cached manifold left out. */
     if (!c->reuse.valid || limits.distance <= 0.0f || margin > c->reuse.margin + limits.distance)
         return false;
-    if (!pose_close(c->reuse.relative, relative_pose(xa, xb), limits))
+    /* Each rotation is normalised once here, not for every vector it turns: the same bits as
+       relative_pose and xform_point give (xform_unit). */
+    cairn_transform unit_a = xform_unit(xa);
+    cairn_transform relative = {xform_unit_inverse_point(unit_a, xb.position),
+                                glms_quat_mul(glms_quat_conjugate(xa.rotation), xb.rotation)};
+    if (!pose_close(c->reuse.relative, relative, limits))
         return false;
+    cairn_transform unit_b = xform_unit(xb);
     for (int i = 0; i < contact_manifold_count(c); ++i) {
         vec3s local_normal = i == 0 ? c->reuse.local_normal : c->extra->local_normals[i - 1];
-        remeasure(contact_manifold(c, i), xform_vector(xa, local_normal), xa, xb);
+        remeasure(contact_manifold(c, i), xform_unit_vector(unit_a, local_normal), unit_a, unit_b);
     }
     return true;
 }
