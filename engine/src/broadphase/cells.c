@@ -3,6 +3,7 @@
    shared counts updated at each swap; proxies entering and leaving cells incrementally. */
 #include "broadphase/internal.h"
 #include "core/alloc.h"
+#include "core/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -444,15 +445,17 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
 
 /* ---- rebuild: fill every cell, sort each once, sweep each once ---- */
 
-static int compare_endpoints(const void *x, const void *y)
+/* A strict total order: each endpoint's id is unique in its cell. */
+static bool endpoint_before(const bp_endpoint *a, const bp_endpoint *b)
 {
-    const bp_endpoint *a = x, *b = y;
     if (a->value != b->value)
-        return a->value < b->value ? -1 : 1;
+        return a->value < b->value;
     if ((a->id & 1u) != (b->id & 1u))
-        return (a->id & 1u) ? 1 : -1; /* min before max: touching intervals overlap */
-    return (a->id > b->id) - (a->id < b->id);
+        return !(a->id & 1u); /* min before max: touching intervals overlap */
+    return a->id < b->id;
 }
+
+SORT_DEFINE(sort_endpoints, bp_endpoint, endpoint_before)
 
 static bool use_grid(broadphase *bp, const bp_grid *grid)
 {
@@ -527,8 +530,7 @@ bool cells_build(broadphase *bp, bool queue)
     }
     for (int c = 0; c < bp->g[0] * bp->g[1]; c++) {
         bp_endpoint_array *cell = &bp->cells.data[c];
-        if (cell->count > 1)
-            qsort(cell->data, (size_t)cell->count, sizeof *cell->data, compare_endpoints);
+        sort_endpoints(cell->data, cell->count);
         if (!sweep_cell(bp, cell, queue))
             return false;
     }

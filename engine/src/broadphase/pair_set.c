@@ -2,6 +2,7 @@
    lists) and the published pair set of body pairs with its per-update added/removed arrays. */
 #include "broadphase/internal.h"
 #include "core/error.h"
+#include "core/sort.h"
 
 #include <stdlib.h>
 
@@ -234,11 +235,12 @@ static int compare_candidates(const void *x, const void *y)
     return (a->q > b->q) - (a->q < b->q);
 }
 
-static int compare_keys(const void *x, const void *y)
+static bool key_before(const uint64_t *a, const uint64_t *b)
 {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
+    return *a < *b;
 }
+
+SORT_DEFINE(sort_keys, uint64_t, key_before)
 
 static broadphase_pair pair_of(uint64_t key)
 {
@@ -319,10 +321,8 @@ bool publish_full(broadphase *bp)
     uint64_t key;
     while (hash_set_next(&bp->pairs, &cursor, &key))
         old->data[old->count++] = key;
-    if (now->count > 1)
-        qsort(now->data, (size_t)now->count, sizeof key, compare_keys);
-    if (old->count > 1)
-        qsort(old->data, (size_t)old->count, sizeof key, compare_keys);
+    sort_keys(now->data, now->count);
+    sort_keys(old->data, old->count);
     if (!reserve_events(bp, now->count + old->count))
         return false;
     int i = 0, j = 0;
