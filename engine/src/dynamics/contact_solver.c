@@ -24,12 +24,6 @@ enum { CONTACT_BLOCK = 64 };
    lanes of a batch go through the same rows. */
 enum { PLAN_GROUPS = GRAPH_BUCKETS * MANIFOLD_MAX_POINTS };
 
-/* A manifold the step solves, in the order of the solve. */
-typedef struct manifold_ref {
-    contact *contact;
-    manifold *manifold;
-} manifold_ref;
-
 typedef struct solver {
     cairn_world *world;
     team *team;
@@ -214,21 +208,18 @@ static void prefetch_plan(const solver *s, int k, int end)
     }
 }
 
-/* Each batch's contacts prepared one by one and packed into its lanes. */
+/* Each batch's manifolds made into its constraints, lane by lane. */
 static void stage_prepare(void *context, int start, int end, int worker)
 {
     (void)worker;
     solver *s = context;
-    solver_contact lanes[CONTACT_WIDE_MAX_LANES];
+    const contact_setup setup = {s->world, s->velocities, s->warm, s->world->bodies.count};
     int last = s->batch_first[end];
     for (int b = start; b < end; ++b) {
         int first = s->batch_first[b], count = s->batch_first[b + 1] - first;
-        for (int l = 0; l < count; ++l) {
+        for (int l = 0; l < count; ++l)
             prefetch_plan(s, first + l, last);
-            contact_prepare(s->world, s->velocities, &lanes[l], s->plan[first + l].contact,
-                            s->plan[first + l].manifold, s->warm);
-        }
-        s->wide->pack(s->batches, b, lanes, count, s->world->bodies.count);
+        s->wide->prepare(s->batches, b, &s->plan[first], count, &setup);
     }
 }
 
@@ -319,6 +310,16 @@ static void stage_integrate_velocities(void *context, int start, int end, int wo
     integrate_velocities(s->world, s->h, s->velocities, start, end);
 }
 
+static void store_impulses(manifold *m, const contact_impulses *impulses)
+{
+    for (int p = 0; p < m->point_count; ++p) {
+        m->points[p].normal_impulse = impulses->normal[p];
+        m->points[p].max_normal_impulse = impulses->max_normal[p];
+    }
+    m->friction_impulse = impulses->friction;
+    m->twist_impulse = impulses->twist;
+}
+
 /* The step's impulses go back to the manifolds, to warm-start the next step. */
 static void stage_store_impulses(void *context, int start, int end, int worker)
 {
@@ -328,7 +329,7 @@ static void stage_store_impulses(void *context, int start, int end, int worker)
     for (int b = start; b < end; ++b) {
         s->wide->unpack(s->batches, b, lanes);
         for (int k = s->batch_first[b]; k < s->batch_first[b + 1]; ++k)
-            contact_store_impulses(s->plan[k].manifold, &lanes[k - s->batch_first[b]]);
+            store_impulses(s->plan[k].manifold, &lanes[k - s->batch_first[b]]);
     }
 }
 

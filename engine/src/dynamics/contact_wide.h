@@ -38,6 +38,16 @@ typedef void contact_pass_fn(void *batches, int start, int end, const contact_pa
 
 enum { CONTACT_WIDE_MAX_LANES = 8 };
 
+/* What the prepare reads besides the manifolds: the bodies and their velocities at the step
+   start (by body index), the factor on last step's impulses, and the body index the empty lanes
+   use (at rest, never moved). */
+typedef struct contact_setup {
+    cairn_world *world;
+    const body_velocity *velocities;
+    float warm;
+    int rest_body;
+} contact_setup;
+
 /* Batch b of the array at batches. */
 typedef struct contact_wide_ops {
     int lanes;
@@ -45,9 +55,10 @@ typedef struct contact_wide_ops {
        other widths' in the last bits. */
     bool fused;
     size_t batch_bytes; /* batches must be 32-byte aligned */
-    /* count prepared contacts into batch b's lanes; rest_body: the body index the empty lanes
-       use (at rest, never moved) */
-    void (*pack)(void *batches, int b, const solver_contact *lanes, int count, int rest_body);
+    /* count manifolds of one colour and one point count made into batch b's constraints
+       (contact_wide_prepare.h) */
+    void (*prepare)(void *batches, int b, const manifold_ref *refs, int count,
+                    const contact_setup *setup);
     contact_pass_fn *warm_start, *solve, *pseudo, *restitution;
     /* The accumulated impulses of batch b's contacts, lane by lane. */
     void (*unpack)(const void *batches, int b, contact_impulses *lanes);

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 
-/* A row along d at anchors r_a, r_b (solver_row, lane by lane). */
+/* A row along d at anchors r_a, r_b, lane by lane: r_a x d, r_b x d and their images under the
+   inverse inertia (computed once per step). Lane 3 of nothing: three components each. */
 typedef struct wide_row {
     wide_vec ra_x, rb_x, ia_ra_x, ib_rb_x;
 } wide_row;
@@ -20,8 +21,9 @@ typedef struct wide_point {
     lane normal_impulse, max_normal, pseudo_impulse;
 } wide_point;
 
-/* Up to CAIRN_LANES contacts of one colour with point_count points each (solver_contact, lane by
-   lane); lanes from count on are empty: zero rows on a body at rest. */
+/* Up to CAIRN_LANES contacts of one colour with point_count points each, lane by lane (central
+   friction as in Rubikon, after Gregorius: two tangent rows and a twist row at the patch centre);
+   lanes from count on are empty: zero rows on a body at rest. */
 typedef struct wide_batch {
     wide_vec normal, tangent[2];
     wide_row tangent_row[2];
@@ -49,71 +51,11 @@ static inline wide_batch *batch_at(void *batches, int b)
     return (wide_batch *)batches + b;
 }
 
-/* ---- packing ---- */
+/* ---- the prepare ---- */
 
-static void put_vec(wide_vec *w, int l, v4 v)
-{
-    w->x[l] = v[0];
-    w->y[l] = v[1];
-    w->z[l] = v[2];
-}
+#include "dynamics/contact_wide_prepare.h"
 
-static void put_row(wide_row *w, int l, const solver_row *r)
-{
-    put_vec(&w->ra_x, l, r->ra_x);
-    put_vec(&w->rb_x, l, r->rb_x);
-    put_vec(&w->ia_ra_x, l, r->ia_ra_x);
-    put_vec(&w->ib_rb_x, l, r->ib_rb_x);
-}
-
-static void pack_point(wide_point *w, int l, const solver_point *p)
-{
-    put_row(&w->normal, l, &p->normal);
-    w->mass[l] = p->mass;
-    w->base_separation[l] = p->base_separation;
-    w->relative_velocity[l] = p->relative_velocity;
-    w->normal_impulse[l] = p->normal_impulse;
-    w->max_normal[l] = p->max_normal;
-    w->pseudo_impulse[l] = p->pseudo_impulse;
-}
-
-static void pack_lane(wide_batch *b, int l, const solver_contact *sc)
-{
-    const solver_friction *f = &sc->tangential;
-    b->body_a[l] = sc->index_a;
-    b->body_b[l] = sc->index_b;
-    put_vec(&b->normal, l, sc->normal);
-    for (int k = 0; k < 2; ++k) {
-        put_vec(&b->tangent[k], l, sc->tangent[k]);
-        put_row(&b->tangent_row[k], l, &f->tangent[k]);
-        b->surface[k][l] = f->surface[k];
-    }
-    put_vec(&b->twist_ia, l, f->twist.ia_ra_x);
-    put_vec(&b->twist_ib, l, f->twist.ib_rb_x);
-    b->friction[l] = sc->friction;
-    b->restitution[l] = sc->restitution;
-    b->twist_radius[l] = f->twist_radius;
-    for (int k = 0; k < 3; ++k) {
-        b->friction_mass[k][l] = f->mass[k];
-        b->friction_impulse[k][l] = f->impulse[k];
-    }
-    for (int p = 0; p < sc->point_count; ++p)
-        pack_point(&b->points[p], l, &sc->points[p]);
-}
-
-static void pack(void *batches, int i, const solver_contact *lanes, int count, int rest_body)
-{
-    wide_batch *b = batch_at(batches, i);
-    int points = lanes[0].point_count;
-    if (count < CAIRN_LANES) /* empty lanes: zero rows (points past the count are never read) */
-        memset(b, 0, offsetof(wide_batch, points) + sizeof(wide_point) * (size_t)points);
-    b->count = count;
-    b->point_count = points;
-    for (int l = 0; l < CAIRN_LANES; ++l)
-        b->body_a[l] = b->body_b[l] = rest_body;
-    for (int l = 0; l < count; ++l)
-        pack_lane(b, l, &lanes[l]);
-}
+/* ---- the impulses back ---- */
 
 static void unpack(const void *batches, int i, contact_impulses *lanes)
 {
@@ -465,7 +407,7 @@ const contact_wide_ops CONTACT_WIDE_OPS = {
     .fused = true,
 #endif
     .batch_bytes = sizeof(wide_batch),
-    .pack = pack,
+    .prepare = prepare,
     .warm_start = warm_start,
     .solve = solve,
     .pseudo = pseudo,
