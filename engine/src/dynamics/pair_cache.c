@@ -36,17 +36,50 @@ static bool pose_close(cairn_transform then, cairn_transform now, pair_cache_lim
     return fabsf(glms_quat_dot(then.rotation, now.rotation)) >= limits.cos_half_angle;
 }
 
+/* The manifold's points side by side, a lane each (MANIFOLD_MAX_POINTS lanes): each lane does
+   what xform_unit_point and the vec3 functions do for one point, in the same order, so the
+   same bits. */
+typedef float point_lanes __attribute__((vector_size(4 * MANIFOLD_MAX_POINTS)));
+
+typedef struct lanes_vec {
+    point_lanes x, y, z;
+} lanes_vec;
+
+/* xform_unit_point (xform_rotate_normalized, then the position) of every lane's point. */
+static lanes_vec turn_points(cairn_transform unit, const lanes_vec *v)
+{
+    versors p = unit.rotation;
+    float s = p.w;
+    point_lanes dot2 = 2.0f * (p.x * v->x + p.y * v->y + p.z * v->z);
+    float uu = p.x * p.x + p.y * p.y + p.z * p.z;
+    float along = s * s - uu, twice_s = 2.0f * s;
+    point_lanes tx = p.x * dot2 + v->x * along, ty = p.y * dot2 + v->y * along,
+                tz = p.z * dot2 + v->z * along;
+    point_lanes cx = p.y * v->z - p.z * v->y, cy = p.z * v->x - p.x * v->z,
+                cz = p.x * v->y - p.y * v->x;
+    return (lanes_vec){tx + cx * twice_s + unit.position.x, ty + cy * twice_s + unit.position.y,
+                       tz + cz * twice_s + unit.position.z};
+}
+
 /* The manifold's points at the new poses (unit_a and unit_b: xform_unit), from their points on A
    and B. */
 static void remeasure(manifold *m, vec3s normal, cairn_transform unit_a, cairn_transform unit_b)
 {
     m->normal = normal;
+    lanes_vec local_a = {{0}, {0}, {0}}, local_b = {{0}, {0}, {0}};
+    for (int i = 0; i < m->point_count; ++i) {
+        const manifold_point *p = &m->points[i];
+        local_a.x[i] = p->local_a.x, local_a.y[i] = p->local_a.y, local_a.z[i] = p->local_a.z;
+        local_b.x[i] = p->local_b.x, local_b.y[i] = p->local_b.y, local_b.z[i] = p->local_b.z;
+    }
+    lanes_vec on_a = turn_points(unit_a, &local_a), on_b = turn_points(unit_b, &local_b);
+    point_lanes separation =
+        (on_b.x - on_a.x) * normal.x + (on_b.y - on_a.y) * normal.y + (on_b.z - on_a.z) * normal.z;
+    lanes_vec mid = {(on_a.x + on_b.x) * 0.5f, (on_a.y + on_b.y) * 0.5f, (on_a.z + on_b.z) * 0.5f};
     for (int i = 0; i < m->point_count; ++i) {
         manifold_point *p = &m->points[i];
-        vec3s on_a = xform_unit_point(unit_a, p->local_a);
-        vec3s on_b = xform_unit_point(unit_b, p->local_b);
-        p->separation = glms_vec3_dot(glms_vec3_sub(on_b, on_a), m->normal);
-        p->anchor_a = p->anchor_b = glms_vec3_scale(glms_vec3_add(on_a, on_b), 0.5f);
+        p->separation = separation[i];
+        p->anchor_a = p->anchor_b = (vec3s){{mid.x[i], mid.y[i], mid.z[i]}};
     }
 }
 
