@@ -133,6 +133,25 @@ Test(arena, overflow_still_works_and_reset_grows_the_block_to_fit)
     cr_assert_eq(cairn_allocated_bytes(), 0);
 }
 
+/* An overflow holds the block and a heap copy at once: a block 3/4 full regrows ahead of it. */
+Test(arena, reset_regrows_a_block_that_is_nearly_full_before_it_overflows)
+{
+    arena scratch;
+    cr_assert(arena_init(&scratch, 1024));
+    void *p = arena_push(&scratch, 800, "most of the block");
+    cr_assert_eq(arena_overflow_count(&scratch), 0);
+    arena_pop(&scratch, p);
+    arena_reset(&scratch);
+    cr_assert_geq(arena_capacity(&scratch), 1200, "1.5 times the peak of 800 bytes");
+    arena_reset(&scratch);
+    cr_assert_geq(arena_capacity(&scratch), 1200);
+    p = arena_push(&scratch, 900, "a bit more");
+    cr_assert_eq(arena_overflow_count(&scratch), 0, "the grown block holds the next step");
+    arena_pop(&scratch, p);
+    arena_destroy(&scratch);
+    cr_assert_eq(cairn_allocated_bytes(), 0);
+}
+
 Test(arena, a_zero_capacity_arena_works_from_the_heap)
 {
     arena scratch;

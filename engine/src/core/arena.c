@@ -82,10 +82,20 @@ void arena_pop(arena *scratch, void *memory)
     scratch->in_use -= entry.size;
 }
 
+/* An overflow keeps the whole block and a heap copy of the push resident at once, which for a
+   slowly growing workload is the process's peak memory. So the block regrows before it fills:
+   once the peak passes 3/4 of it. Regrowing while empty holds nothing twice, and untouched
+   headroom costs address space, not resident memory. */
+static bool needs_regrow(const arena *scratch)
+{
+    size_t capacity = scratch->capacity;
+    return scratch->high_water > capacity - capacity / 4;
+}
+
 void arena_reset(arena *scratch)
 {
     CAIRN_ASSERT(scratch->entries.count == 0);
-    if (scratch->entries.count != 0 || scratch->high_water <= scratch->capacity)
+    if (scratch->entries.count != 0 || !needs_regrow(scratch))
         return;
     /* Headroom of a half so a slowly growing workload does not regrow every step. */
     size_t peak = scratch->high_water;

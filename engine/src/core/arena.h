@@ -7,8 +7,9 @@
 
 /* Overflow policy: a push that does not fit in the block is served by mem_alloc and remembered,
    so pushes fail only when memory itself runs out. The high-water mark counts those bytes too,
-   and arena_reset (between steps, arena empty) regrows the block to fit that peak, so a steady
-   workload stops overflowing after its first step. */
+   and arena_reset (between steps, arena empty) regrows the block to 1.5 times that peak once it
+   passes 3/4 of the block, so a steady workload stops overflowing after its first step and a
+   slowly growing one regrows ahead of overflowing. */
 
 typedef struct arena_entry {
     char *memory;
@@ -38,8 +39,8 @@ void *arena_push(arena *scratch, size_t size, const char *name);
 /* Releases the most recent push; memory must be exactly that pointer (asserted). */
 void arena_pop(arena *scratch, void *memory);
 
-/* Between steps: the arena must be empty. Grows the block to the high-water mark when pushes
-   overflowed; if that allocation fails, the old block stays and overflow keeps working. */
+/* Between steps: the arena must be empty. Grows the block past the high-water mark when that
+   passed 3/4 of it; if that allocation fails, the old block stays and overflow keeps working. */
 void arena_reset(arena *scratch);
 
 bool arena_is_empty(const arena *scratch);
