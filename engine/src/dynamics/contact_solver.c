@@ -45,6 +45,7 @@ typedef struct solver {
     contact_pass_fn *stage_op;
     contact_pass pass;
     const motion_offset *offsets;
+    bool last_substep; /* its position update ends the step: every body's inertia is synced */
     body_velocity *velocities; /* by body index */
     motion_offset *pseudo;     /* split impulse pseudo-velocities by body index */
     body_motion *moved;        /* motion since the step start by body index */
@@ -277,7 +278,7 @@ static void stage_move_bodies(void *context, int start, int end, int worker)
     (void)worker;
     solver *s = context;
     const motion_offset *offsets = s->offsets;
-    integrate_positions(s->world, s->h, s->velocities, offsets, start, end);
+    integrate_positions(s->world, s->h, s->velocities, offsets, s->last_substep, start, end);
     v4 h = v4_splat(s->h);
     for (int k = start; k < end; ++k) {
         uint32_t i = s->world->awake.data[k];
@@ -415,8 +416,10 @@ static void solve_step(team *t, void *context)
             touching[s->plan[i].contact->body_a] = touching[s->plan[i].contact->body_b] = true;
     }
     joints_begin(&s->joints, world, t, s->velocities, s->h, touching);
-    for (int i = 0; i < settings->substeps; ++i)
+    for (int i = 0; i < settings->substeps; ++i) {
+        s->last_substep = i == settings->substeps - 1;
         substep(s, settings->position_correction);
+    }
     run_pass(s, s->wide->restitution);
     team_stage_run(t, TEAM_CONSTRAINTS, stage_store_impulses, s, s->batch_count, s->batch_block);
     joints_end(&s->joints);

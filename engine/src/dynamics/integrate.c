@@ -97,8 +97,15 @@ static versors rotate_exact(versors q, vec3s w, float h)
     return glms_quat_normalize(glms_quat_mul(turn, q));
 }
 
+/* Whether a substep reads the body's world inverse inertia (the contacts hold theirs fixed over
+   the step, from its start): its joints do at every substep, and its torque's integration. */
+static bool inertia_read_next_substep(const body *b)
+{
+    return b->joint_edges >= 0 || b->torque.x != 0.0f || b->torque.y != 0.0f || b->torque.z != 0.0f;
+}
+
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
-                         const motion_offset *offsets, int start, int end)
+                         const motion_offset *offsets, bool last, int start, int end)
 {
     for (int k = start; k < end; ++k) {
         uint32_t i = world->awake.data[k];
@@ -122,6 +129,7 @@ void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
         b->transform.position = glms_vec3_sub(b->center, offset);
         /* body_sync, with the offset it would turn again */
         b->center = glms_vec3_add(offset, b->transform.position);
-        body_sync_inertia(b);
+        if (last || inertia_read_next_substep(b))
+            body_sync_inertia(b);
     }
 }

@@ -27,8 +27,10 @@ void velocities_rest(body_velocity *velocities, uint32_t index);
    on different workers. */
 void integrate_velocities(cairn_world *world, float h, body_velocity *velocities, int start,
                           int end);
-/* offsets may be NULL. */
+/* offsets may be NULL. last: the step's last position update, after which every body's world
+   inverse inertia must be current; before it, only the bodies whose inertia the next substep
+   reads (those with joints or a torque) have it brought up to date. */
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
-                         const motion_offset *offsets, int start, int end);
+                         const motion_offset *offsets, bool last, int start, int end);
 
 #endif
