@@ -181,8 +181,10 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
     return ok;
 }
 
-/* How far ahead the prepare asks for memory: the contacts, then their bodies. */
-enum { PREFETCH_CONTACT = 8, PREFETCH_BODIES = 4 };
+/* How far ahead the prepare asks for memory: the contacts two batches of 8 ahead, then their
+   bodies one batch ahead (the prepare takes a whole batch at once; measured on the pyramid, about
+   2% faster than 8 and 4, and 24 and 12 no better). */
+enum { PREFETCH_CONTACT = 16, PREFETCH_BODIES = 8 };
 
 static void prefetch_range(const void *start, size_t bytes)
 {
