@@ -89,6 +89,10 @@ void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *cont
         return;
     /* One worker, or too little work to share: the coordinator does it all, with no stage to
        publish and no cache lines to hand between cores. */
+    if (t->workers == 1 && clock == TEAM_CONSTRAINTS) {
+        run(context, 0, items, 0); /* team_run times the whole program: no clock per stage */
+        return;
+    }
     if (t->workers == 1 || items <= min_block) {
         uint64_t began = timer_ticks();
         run(context, 0, items, 0);
