@@ -3,6 +3,7 @@
 #include "dynamics/integrate.h"
 
 #include "core/xform.h"
+#include "dynamics/integrate_lanes.h"
 
 #include <math.h>
 
@@ -104,32 +105,70 @@ static bool inertia_read_next_substep(const body *b)
     return b->joint_edges >= 0 || b->torque.x != 0.0f || b->torque.y != 0.0f || b->torque.z != 0.0f;
 }
 
-void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
-                         const motion_offset *offsets, bool last, int start, int end)
+/* One body of any type. */
+static void move_one(cairn_world *world, float h, body_velocity *velocities,
+                     const motion_offset *offsets, bool last, uint32_t i)
 {
-    for (int k = start; k < end; ++k) {
-        uint32_t i = world->awake.data[k];
-        body *b = &world->bodies.data[i];
-        vec3s v = velocities[i].linear, w = velocities[i].angular;
-        if (offsets) {
-            v = glms_vec3_add(v, offsets[i].linear);
-            w = glms_vec3_add(w, offsets[i].angular);
-        }
-        b->center = glms_vec3_add(b->center, glms_vec3_scale(v, h));
-        versors before = b->transform.rotation;
-        b->transform.rotation =
-            b->type == CAIRN_KINEMATIC ? rotate_exact(before, w, h) : rotate(before, w, h);
-        /* one normalisation of each rotation for the five vectors turned below (each
-           xform_vector call would normalise again) */
-        versors after = glms_quat_normalize(b->transform.rotation);
-        if (b->type == CAIRN_DYNAMIC)
-            velocities[i].angular =
-                keep_angular_momentum(b, glms_quat_normalize(before), after, velocities[i].angular);
-        vec3s offset = xform_rotate_normalized(after, b->local_center);
-        b->transform.position = glms_vec3_sub(b->center, offset);
-        /* body_sync, with the offset it would turn again */
-        b->center = glms_vec3_add(offset, b->transform.position);
+    body *b = &world->bodies.data[i];
+    vec3s v = velocities[i].linear, w = velocities[i].angular;
+    if (offsets) {
+        v = glms_vec3_add(v, offsets[i].linear);
+        w = glms_vec3_add(w, offsets[i].angular);
+    }
+    b->center = glms_vec3_add(b->center, glms_vec3_scale(v, h));
+    versors before = b->transform.rotation;
+    b->transform.rotation =
+        b->type == CAIRN_KINEMATIC ? rotate_exact(before, w, h) : rotate(before, w, h);
+    /* one normalisation of each rotation for the five vectors turned below (each
+       xform_vector call would normalise again) */
+    versors after = glms_quat_normalize(b->transform.rotation);
+    if (b->type == CAIRN_DYNAMIC)
+        velocities[i].angular =
+            keep_angular_momentum(b, glms_quat_normalize(before), after, velocities[i].angular);
+    vec3s offset = xform_rotate_normalized(after, b->local_center);
+    b->transform.position = glms_vec3_sub(b->center, offset);
+    /* body_sync, with the offset it would turn again */
+    b->center = glms_vec3_add(offset, b->transform.position);
+    if (last || inertia_read_next_substep(b))
+        body_sync_inertia(b);
+}
+
+#if INTEGRATE_LANES > 1
+static void move_dynamic_lanes(cairn_world *world, float h, body_velocity *velocities,
+                               const motion_offset *offsets, bool last, const uint32_t *group,
+                               int count)
+{
+    integrate_lanes(world, h, velocities, offsets, group, count);
+    for (int l = 0; l < count; ++l) {
+        body *b = &world->bodies.data[group[l]];
         if (last || inertia_read_next_substep(b))
             body_sync_inertia(b);
     }
+}
+#endif
+
+void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
+                         const motion_offset *offsets, bool last, int start, int end)
+{
+#if INTEGRATE_LANES > 1
+    uint32_t group[INTEGRATE_LANES];
+    int count = 0;
+    for (int k = start; k < end; ++k) {
+        uint32_t i = world->awake.data[k];
+        if (world->bodies.data[i].type != CAIRN_DYNAMIC) {
+            move_one(world, h, velocities, offsets, last, i);
+            continue;
+        }
+        group[count++] = i;
+        if (count == INTEGRATE_LANES) {
+            move_dynamic_lanes(world, h, velocities, offsets, last, group, count);
+            count = 0;
+        }
+    }
+    if (count > 0)
+        move_dynamic_lanes(world, h, velocities, offsets, last, group, count);
+#else
+    for (int k = start; k < end; ++k)
+        move_one(world, h, velocities, offsets, last, world->awake.data[k]);
+#endif
 }

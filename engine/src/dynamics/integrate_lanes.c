@@ -1,0 +1,169 @@
+/* integrate_lanes.h: four bodies side by side. */
+#include "dynamics/integrate_lanes.h"
+
+#include <math.h>
+#include <string.h>
+
+#if INTEGRATE_LANES > 1
+
+typedef float quad __attribute__((vector_size(4 * INTEGRATE_LANES)));
+
+typedef struct quad_vec {
+    quad x, y, z;
+} quad_vec;
+
+typedef struct quad_quat {
+    quad x, y, z, w;
+} quad_quat;
+
+/* A 3x3 matrix by columns, as cglm stores it (raw[column][row]). */
+typedef struct quad_mat {
+    quad_vec col[3];
+} quad_mat;
+
+/* What a lane reads of its body. Empty lanes hold a body at rest with the identity rotation. */
+typedef struct lane_bodies {
+    quad_vec v, w, w_state, center, local_center;
+    quad_quat rotation;
+    quad_mat inertia, inverse_inertia;
+} lane_bodies;
+
+static inline void put_vec(quad_vec *q, int l, vec3s v)
+{
+    q->x[l] = v.x;
+    q->y[l] = v.y;
+    q->z[l] = v.z;
+}
+
+static inline vec3s get_vec(const quad_vec *q, int l)
+{
+    return (vec3s){{q->x[l], q->y[l], q->z[l]}};
+}
+
+static void put_mat(quad_mat *q, int l, const mat3s *m)
+{
+    for (int c = 0; c < 3; ++c)
+        put_vec(&q->col[c], l, m->col[c]);
+}
+
+static void gather(lane_bodies *in, const cairn_world *world, const body_velocity *velocities,
+                   const motion_offset *offsets, const uint32_t *group, int count)
+{
+    memset(in, 0, sizeof *in);
+    in->rotation.w = (quad){0} + 1.0f;
+    for (int l = 0; l < count; ++l) {
+        uint32_t i = group[l];
+        const body *b = &world->bodies.data[i];
+        vec3s v = velocities[i].linear, w = velocities[i].angular;
+        if (offsets) {
+            v = glms_vec3_add(v, offsets[i].linear);
+            w = glms_vec3_add(w, offsets[i].angular);
+        }
+        put_vec(&in->v, l, v);
+        put_vec(&in->w, l, w);
+        put_vec(&in->w_state, l, velocities[i].angular);
+        put_vec(&in->center, l, b->center);
+        put_vec(&in->local_center, l, b->local_center);
+        versors q = b->transform.rotation;
+        in->rotation.x[l] = q.x, in->rotation.y[l] = q.y;
+        in->rotation.z[l] = q.z, in->rotation.w[l] = q.w;
+        put_mat(&in->inertia, l, &b->inertia_local);
+        put_mat(&in->inverse_inertia, l, &b->inverse_inertia_local);
+    }
+}
+
+/* glm_quat_mul_sse2(p, q): w_p q first, then the x, y and z terms of p added in that order. */
+static quad_quat quat_mul(const quad_quat *p, const quad_quat *q)
+{
+    return (quad_quat){
+        p->w * q->x + p->x * q->w + p->y * q->z - p->z * q->y,
+        p->w * q->y - p->x * q->z + p->y * q->w + p->z * q->x,
+        p->w * q->z + p->x * q->y - p->y * q->x + p->z * q->w,
+        p->w * q->w - p->x * q->x - p->y * q->y - p->z * q->z,
+    };
+}
+
+/* glm_quat_normalize_to with SSE2: q / sqrt((x^2 + z^2) + (y^2 + w^2)), the identity where that
+   is not positive. */
+static quad_quat quat_normalize(const quad_quat *q)
+{
+    quad dot = (q->x * q->x + q->z * q->z) + (q->y * q->y + q->w * q->w);
+    quad root = dot;
+    for (int l = 0; l < INTEGRATE_LANES; ++l)
+        root[l] = sqrtf(dot[l]);
+    quad_quat unit = {q->x / root, q->y / root, q->z / root, q->w / root};
+    for (int l = 0; l < INTEGRATE_LANES; ++l)
+        if (dot[l] <= 0.0f)
+            unit.x[l] = unit.y[l] = unit.z[l] = 0.0f, unit.w[l] = 1.0f;
+    return unit;
+}
+
+static quad_quat conjugate(const quad_quat *q)
+{
+    return (quad_quat){-q->x, -q->y, -q->z, q->w};
+}
+
+/* xform_rotate_normalized, lane by lane. */
+static quad_vec turn(const quad_quat *p, const quad_vec *v)
+{
+    quad uv = p->x * v->x + p->y * v->y + p->z * v->z;
+    quad uu = p->x * p->x + p->y * p->y + p->z * p->z;
+    quad along_u = 2.0f * uv, along_v = p->w * p->w - uu, across = 2.0f * p->w;
+    quad tx = p->x * along_u + v->x * along_v, ty = p->y * along_u + v->y * along_v,
+         tz = p->z * along_u + v->z * along_v;
+    quad cx = p->y * v->z - p->z * v->y, cy = p->z * v->x - p->x * v->z,
+         cz = p->x * v->y - p->y * v->x;
+    return (quad_vec){tx + cx * across, ty + cy * across, tz + cz * across};
+}
+
+/* glm_mat3_mulv: m[0][r] v.x + m[1][r] v.y + m[2][r] v.z for each row r. */
+static quad_vec mat_mulv(const quad_mat *m, const quad_vec *v)
+{
+    const quad_vec *c = m->col;
+    return (quad_vec){c[0].x * v->x + c[1].x * v->y + c[2].x * v->z,
+                      c[0].y * v->x + c[1].y * v->y + c[2].y * v->z,
+                      c[0].z * v->x + c[1].z * v->y + c[2].z * v->z};
+}
+
+/* keep_angular_momentum in integrate.c. */
+static quad_vec keep_momentum(const lane_bodies *in, const quad_quat *before,
+                              const quad_quat *after)
+{
+    quad_quat before_inverse = conjugate(before), after_inverse = conjugate(after);
+    quad_vec local = turn(&before_inverse, &in->w_state);
+    quad_vec local_momentum = mat_mulv(&in->inertia, &local);
+    quad_vec momentum = turn(before, &local_momentum);
+    quad_vec turned = turn(&after_inverse, &momentum);
+    quad_vec local_w = mat_mulv(&in->inverse_inertia, &turned);
+    return turn(after, &local_w);
+}
+
+void integrate_lanes(cairn_world *world, float h, body_velocity *velocities,
+                     const motion_offset *offsets, const uint32_t *group, int count)
+{
+    lane_bodies in;
+    gather(&in, world, velocities, offsets, group, count);
+    quad_vec center = {in.center.x + in.v.x * h, in.center.y + in.v.y * h,
+                       in.center.z + in.v.z * h};
+    /* rotate in integrate.c: q + h/2 (w, 0) q, renormalised */
+    quad_quat spin = {in.w.x, in.w.y, in.w.z, (quad){0}};
+    quad_quat dq = quat_mul(&spin, &in.rotation);
+    float half_h = 0.5f * h;
+    quad_quat next = {in.rotation.x + half_h * dq.x, in.rotation.y + half_h * dq.y,
+                      in.rotation.z + half_h * dq.z, in.rotation.w + half_h * dq.w};
+    quad_quat stored = quat_normalize(&next);
+    quad_quat after = quat_normalize(&stored), before = quat_normalize(&in.rotation);
+    quad_vec w = keep_momentum(&in, &before, &after);
+    quad_vec offset = turn(&after, &in.local_center);
+    quad_vec position = {center.x - offset.x, center.y - offset.y, center.z - offset.z};
+    quad_vec synced = {offset.x + position.x, offset.y + position.y, offset.z + position.z};
+    for (int l = 0; l < count; ++l) {
+        body *b = &world->bodies.data[group[l]];
+        b->transform.rotation = (versors){{stored.x[l], stored.y[l], stored.z[l], stored.w[l]}};
+        b->transform.position = get_vec(&position, l);
+        b->center = get_vec(&synced, l);
+        velocities[group[l]].angular = get_vec(&w, l);
+    }
+}
+
+#endif
