@@ -3,7 +3,8 @@
    installed, in Bullet's btDiscreteDynamicsWorld. Each engine runs in its own forked child, so
    the peak memory (VmHWM) printed is that engine's alone. Prints steps per second, ms per step
    (median, max), peak memory, drift (max box displacement between the middle and the last step),
-   Cairn's per-stage times, and CSV lines to keep.
+   Cairn's per-stage times, and CSV lines to keep. Then a third child steps both engines in turn
+   (run_lockstep): a ratio that the machine's changes of speed do not skew.
    Usage: bench_pyramid [steps]   (default 500) */
 /* fork, pipe and waitpid are POSIX; -std=c17 hides them unless asked for. */
 #define _POSIX_C_SOURCE 200809L
@@ -38,7 +39,9 @@ static const float FLOOR_HALF[3] = {50.0f, 1.0f, 50.0f};
 static const float FLOOR_POS[3] = {0.0f, -1.0f, 0.0f};
 
 enum { ENGINE_CAIRN, ENGINE_BULLET, ENGINES };
-static const char *engine_name[ENGINES] = {"cairn", "bullet"};
+/* Not an engine: both in one child, a step of each in turn (run_lockstep). */
+enum { LOCKSTEP = ENGINES };
+static const char *engine_name[ENGINES + 1] = {"cairn", "bullet", "lockstep"};
 
 enum {
     STAGE_BROADPHASE,
@@ -87,6 +90,8 @@ typedef struct result {
     float max_level_error; /* m */
     double stage_ms[STAGES];
     int pairs, contacts, points;
+    /* the lockstep run: median ms per step of each engine, median of the steps' ratios */
+    double lockstep_ms[ENGINES], lockstep_ratio;
 } result;
 
 /* Peak resident set of this process (VmHWM), MB; -1 when unreadable. */
@@ -161,22 +166,22 @@ static cairn_world_def cairn_def(void)
     return cairn_world_default_def();
 }
 
-static void run_cairn(const scene *sc, int steps, result *r)
+/* The pyramid in a Cairn world; NULL (and a message) when something is refused. */
+static cairn_world *cairn_build(const scene *sc, cairn_body_id *ids)
 {
     cairn_world_def def = cairn_def();
     def.gravity = (vec3s){{0.0f, GRAVITY_Y, 0.0f}};
-    uint64_t t0 = timer_ticks();
     cairn_world *world = cairn_world_create(&def);
     if (!world) {
         fprintf(stderr, "cairn: world: %s\n", cairn_last_error());
-        return;
+        return NULL;
     }
     cairn_shape *floor_shape =
         cairn_shape_box((vec3s){{FLOOR_HALF[0], FLOOR_HALF[1], FLOOR_HALF[2]}}, BOX_CONVEX_RADIUS);
     cairn_shape *box = cairn_shape_box((vec3s){{BOX_HALF, BOX_HALF, BOX_HALF}}, BOX_CONVEX_RADIUS);
     if (!floor_shape || !box) {
         fprintf(stderr, "cairn: shape: %s\n", cairn_last_error());
-        return;
+        return NULL;
     }
     cairn_body_def bd = cairn_body_default_def();
     bd.type = CAIRN_STATIC;
@@ -185,9 +190,8 @@ static void run_cairn(const scene *sc, int steps, result *r)
     bd.transform.position = (vec3s){{FLOOR_POS[0], FLOOR_POS[1], FLOOR_POS[2]}};
     if (!cairn_body_is_valid(world, cairn_body_create(world, &bd))) {
         fprintf(stderr, "cairn: floor: %s\n", cairn_last_error());
-        return;
+        return NULL;
     }
-    static cairn_body_id ids[MAX_BOXES];
     bd = cairn_body_default_def();
     bd.type = CAIRN_DYNAMIC;
     bd.shape = box;
@@ -199,11 +203,21 @@ static void run_cairn(const scene *sc, int steps, result *r)
         ids[n] = cairn_body_create(world, &bd);
         if (!cairn_body_is_valid(world, ids[n])) {
             fprintf(stderr, "cairn: body %d: %s\n", n, cairn_last_error());
-            return;
+            return NULL;
         }
     }
     cairn_shape_release(floor_shape); /* the bodies keep their references */
     cairn_shape_release(box);
+    return world;
+}
+
+static void run_cairn(const scene *sc, int steps, result *r)
+{
+    uint64_t t0 = timer_ticks();
+    static cairn_body_id ids[MAX_BOXES];
+    cairn_world *world = cairn_build(sc, ids);
+    if (!world)
+        return;
     r->setup_ms = timer_ms_since(t0);
 
     static float mid[MAX_BOXES][3], end[MAX_BOXES][3];
@@ -275,6 +289,46 @@ static void run_bullet(const scene *sc, int steps, result *r)
     pyr_bullet_destroy(b);
     r->ok = 1;
 }
+
+/* Both engines in one process, a step of each in turn, the first of the two alternating: a
+   change of the machine's speed (other processes, the host of a virtual machine) then falls on
+   both alike, and the median of the steps' ratios compares like with like. Each engine's caches
+   are cooled by the other's step, so both are a little slower than alone. */
+static void run_lockstep(const scene *sc, int steps, result *r)
+{
+    static cairn_body_id ids[MAX_BOXES];
+    cairn_world *world = cairn_build(sc, ids);
+    pyr_bullet *b = pyr_bullet_create(FLOOR_HALF, FLOOR_POS, BOX_HALF, DENSITY, &sc->pos[0][0],
+                                      sc->count, GRAVITY_Y, BULLET_ITERATIONS);
+    double *ms[ENGINES], *ratio = calloc((size_t)steps, sizeof(double));
+    for (int e = 0; e < ENGINES; e++)
+        ms[e] = calloc((size_t)steps, sizeof(double));
+    if (world && b && ratio && ms[ENGINE_CAIRN] && ms[ENGINE_BULLET]) {
+        for (int s = 0; s < steps; s++) {
+            for (int k = 0; k < ENGINES; k++) {
+                int e = (s + k) % ENGINES;
+                uint64_t start = timer_ticks();
+                if (e == ENGINE_CAIRN)
+                    cairn_world_step(world, DT);
+                else
+                    pyr_bullet_step(b, DT);
+                ms[e][s] = timer_ms_since(start);
+            }
+            ratio[s] = ms[ENGINE_BULLET][s] / ms[ENGINE_CAIRN][s];
+        }
+        for (int e = 0; e < ENGINES; e++)
+            r->lockstep_ms[e] = bench_median(ms[e], steps);
+        r->lockstep_ratio = bench_median(ratio, steps);
+        r->ok = 1;
+    }
+    for (int e = 0; e < ENGINES; e++)
+        free(ms[e]);
+    free(ratio);
+    if (b)
+        pyr_bullet_destroy(b);
+    if (world)
+        cairn_world_destroy(world);
+}
 #endif
 
 static void run_engine(int engine, const scene *sc, int steps, result *r)
@@ -284,6 +338,10 @@ static void run_engine(int engine, const scene *sc, int steps, result *r)
 #ifdef CAIRN_HAVE_BULLET
     if (engine == ENGINE_BULLET) {
         run_bullet(sc, steps, r);
+        return;
+    }
+    if (engine == LOCKSTEP) {
+        run_lockstep(sc, steps, r);
         return;
     }
 #endif
@@ -503,6 +561,12 @@ int main(int argc, char **argv)
         printf("drift: cairn %.2f mm, bullet %.2f mm; peak memory: cairn %.1f MB, bullet %.1f MB\n",
                1000.0 * c->drift_m, 1000.0 * b->drift_m, c->peak_mb, b->peak_mb);
     }
+    result lockstep;
+    if (run_forked(LOCKSTEP, &sc, steps, &lockstep))
+        printf("lockstep (one child, a step of each engine in turn): median ms per step cairn "
+               "%.3f, bullet %.3f; cairn / bullet speed, median of the steps' ratios: %.3f\n",
+               lockstep.lockstep_ms[ENGINE_CAIRN], lockstep.lockstep_ms[ENGINE_BULLET],
+               lockstep.lockstep_ratio);
 #endif
 
     printf("\nengine,steps,steps_per_second,median_ms,max_ms,peak_mb,drift_m,top_y,off_level\n");
