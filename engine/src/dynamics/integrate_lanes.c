@@ -1,20 +1,14 @@
 /* integrate_lanes.h: four bodies side by side. */
 #include "dynamics/integrate_lanes.h"
 
+#include "core/quad.h"
+
 #include <math.h>
 #include <string.h>
 
 #if INTEGRATE_LANES > 1
 
-typedef float quad __attribute__((vector_size(4 * INTEGRATE_LANES)));
-
-typedef struct quad_vec {
-    quad x, y, z;
-} quad_vec;
-
-typedef struct quad_quat {
-    quad x, y, z, w;
-} quad_quat;
+_Static_assert(INTEGRATE_LANES == 4, "a group of bodies is one quad (core/quad.h)");
 
 /* A 3x3 matrix by columns, as cglm stores it (raw[column][row]). */
 typedef struct quad_mat {
@@ -28,29 +22,17 @@ typedef struct lane_bodies {
     quad_mat inertia, inverse_inertia;
 } lane_bodies;
 
-static inline void put_vec(quad_vec *q, int l, vec3s v)
-{
-    q->x[l] = v.x;
-    q->y[l] = v.y;
-    q->z[l] = v.z;
-}
-
-static inline vec3s get_vec(const quad_vec *q, int l)
-{
-    return (vec3s){{q->x[l], q->y[l], q->z[l]}};
-}
-
 static void put_mat(quad_mat *q, int l, const mat3s *m)
 {
     for (int c = 0; c < 3; ++c)
-        put_vec(&q->col[c], l, m->col[c]);
+        quad_put_vec(&q->col[c], l, m->col[c]);
 }
 
 static void gather(lane_bodies *in, const cairn_world *world, const body_velocity *velocities,
                    const motion_offset *offsets, const uint32_t *group, int count)
 {
     memset(in, 0, sizeof *in);
-    in->rotation.w = (quad){0} + 1.0f;
+    in->rotation.w = quad_splat(1.0f);
     for (int l = 0; l < count; ++l) {
         uint32_t i = group[l];
         const body *b = &world->bodies.data[i];
@@ -59,11 +41,11 @@ static void gather(lane_bodies *in, const cairn_world *world, const body_velocit
             v = glms_vec3_add(v, offsets[i].linear);
             w = glms_vec3_add(w, offsets[i].angular);
         }
-        put_vec(&in->v, l, v);
-        put_vec(&in->w, l, w);
-        put_vec(&in->w_state, l, velocities[i].angular);
-        put_vec(&in->center, l, b->center);
-        put_vec(&in->local_center, l, b->local_center);
+        quad_put_vec(&in->v, l, v);
+        quad_put_vec(&in->w, l, w);
+        quad_put_vec(&in->w_state, l, velocities[i].angular);
+        quad_put_vec(&in->center, l, b->center);
+        quad_put_vec(&in->local_center, l, b->local_center);
         versors q = b->transform.rotation;
         in->rotation.x[l] = q.x, in->rotation.y[l] = q.y;
         in->rotation.z[l] = q.z, in->rotation.w[l] = q.w;
@@ -103,19 +85,6 @@ static quad_quat conjugate(const quad_quat *q)
     return (quad_quat){-q->x, -q->y, -q->z, q->w};
 }
 
-/* xform_rotate_normalized, lane by lane. */
-static quad_vec turn(const quad_quat *p, const quad_vec *v)
-{
-    quad uv = p->x * v->x + p->y * v->y + p->z * v->z;
-    quad uu = p->x * p->x + p->y * p->y + p->z * p->z;
-    quad along_u = 2.0f * uv, along_v = p->w * p->w - uu, across = 2.0f * p->w;
-    quad tx = p->x * along_u + v->x * along_v, ty = p->y * along_u + v->y * along_v,
-         tz = p->z * along_u + v->z * along_v;
-    quad cx = p->y * v->z - p->z * v->y, cy = p->z * v->x - p->x * v->z,
-         cz = p->x * v->y - p->y * v->x;
-    return (quad_vec){tx + cx * across, ty + cy * across, tz + cz * across};
-}
-
 /* glm_mat3_mulv: m[0][r] v.x + m[1][r] v.y + m[2][r] v.z for each row r. */
 static quad_vec mat_mulv(const quad_mat *m, const quad_vec *v)
 {
@@ -130,12 +99,12 @@ static quad_vec keep_momentum(const lane_bodies *in, const quad_quat *before,
                               const quad_quat *after)
 {
     quad_quat before_inverse = conjugate(before), after_inverse = conjugate(after);
-    quad_vec local = turn(&before_inverse, &in->w_state);
+    quad_vec local = quad_turn(&before_inverse, &in->w_state);
     quad_vec local_momentum = mat_mulv(&in->inertia, &local);
-    quad_vec momentum = turn(before, &local_momentum);
-    quad_vec turned = turn(&after_inverse, &momentum);
+    quad_vec momentum = quad_turn(before, &local_momentum);
+    quad_vec turned = quad_turn(&after_inverse, &momentum);
     quad_vec local_w = mat_mulv(&in->inverse_inertia, &turned);
-    return turn(after, &local_w);
+    return quad_turn(after, &local_w);
 }
 
 void integrate_lanes(cairn_world *world, float h, body_velocity *velocities,
@@ -154,15 +123,15 @@ void integrate_lanes(cairn_world *world, float h, body_velocity *velocities,
     quad_quat stored = quat_normalize(&next);
     quad_quat after = quat_normalize(&stored), before = quat_normalize(&in.rotation);
     quad_vec w = keep_momentum(&in, &before, &after);
-    quad_vec offset = turn(&after, &in.local_center);
+    quad_vec offset = quad_turn(&after, &in.local_center);
     quad_vec position = {center.x - offset.x, center.y - offset.y, center.z - offset.z};
     quad_vec synced = {offset.x + position.x, offset.y + position.y, offset.z + position.z};
     for (int l = 0; l < count; ++l) {
         body *b = &world->bodies.data[group[l]];
         b->transform.rotation = (versors){{stored.x[l], stored.y[l], stored.z[l], stored.w[l]}};
-        b->transform.position = get_vec(&position, l);
-        b->center = get_vec(&synced, l);
-        velocities[group[l]].angular = get_vec(&w, l);
+        b->transform.position = quad_get_vec(&position, l);
+        b->center = quad_get_vec(&synced, l);
+        velocities[group[l]].angular = quad_get_vec(&w, l);
     }
 }
 

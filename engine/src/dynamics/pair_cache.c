@@ -4,6 +4,7 @@
    most pairs of a settled pile. */
 #include "dynamics/contact.h"
 
+#include "core/quad.h"
 #include "core/xform.h"
 
 #include <math.h>
@@ -36,29 +37,15 @@ static bool pose_close(cairn_transform then, cairn_transform now, pair_cache_lim
     return fabsf(glms_quat_dot(then.rotation, now.rotation)) >= limits.cos_half_angle;
 }
 
-/* The manifold's points side by side, a lane each (MANIFOLD_MAX_POINTS lanes): each lane does
-   what xform_unit_point and the vec3 functions do for one point, in the same order, so the
-   same bits. */
-typedef float point_lanes __attribute__((vector_size(4 * MANIFOLD_MAX_POINTS)));
+_Static_assert(MANIFOLD_MAX_POINTS == 4, "a manifold's points are re-measured as one quad");
 
-typedef struct lanes_vec {
-    point_lanes x, y, z;
-} lanes_vec;
-
-/* xform_unit_point (xform_rotate_normalized, then the position) of every lane's point. */
-static lanes_vec turn_points(cairn_transform unit, const lanes_vec *v)
+/* xform_unit_point of every lane's point (core/quad.h: the same bits as one point at a time). */
+static quad_vec turn_points(cairn_transform unit, const quad_vec *v)
 {
-    versors p = unit.rotation;
-    float s = p.w;
-    point_lanes dot2 = 2.0f * (p.x * v->x + p.y * v->y + p.z * v->z);
-    float uu = p.x * p.x + p.y * p.y + p.z * p.z;
-    float along = s * s - uu, twice_s = 2.0f * s;
-    point_lanes tx = p.x * dot2 + v->x * along, ty = p.y * dot2 + v->y * along,
-                tz = p.z * dot2 + v->z * along;
-    point_lanes cx = p.y * v->z - p.z * v->y, cy = p.z * v->x - p.x * v->z,
-                cz = p.x * v->y - p.y * v->x;
-    return (lanes_vec){tx + cx * twice_s + unit.position.x, ty + cy * twice_s + unit.position.y,
-                       tz + cz * twice_s + unit.position.z};
+    quad_quat p = quad_quat_splat(unit.rotation);
+    quad_vec turned = quad_turn(&p, v);
+    return (quad_vec){turned.x + unit.position.x, turned.y + unit.position.y,
+                      turned.z + unit.position.z};
 }
 
 /* The manifold's points at the new poses (unit_a and unit_b: xform_unit), from their points on A
@@ -66,20 +53,19 @@ static lanes_vec turn_points(cairn_transform unit, const lanes_vec *v)
 static void remeasure(manifold *m, vec3s normal, cairn_transform unit_a, cairn_transform unit_b)
 {
     m->normal = normal;
-    lanes_vec local_a = {{0}, {0}, {0}}, local_b = {{0}, {0}, {0}};
+    quad_vec local_a = {{0}, {0}, {0}}, local_b = {{0}, {0}, {0}};
     for (int i = 0; i < m->point_count; ++i) {
-        const manifold_point *p = &m->points[i];
-        local_a.x[i] = p->local_a.x, local_a.y[i] = p->local_a.y, local_a.z[i] = p->local_a.z;
-        local_b.x[i] = p->local_b.x, local_b.y[i] = p->local_b.y, local_b.z[i] = p->local_b.z;
+        quad_put_vec(&local_a, i, m->points[i].local_a);
+        quad_put_vec(&local_b, i, m->points[i].local_b);
     }
-    lanes_vec on_a = turn_points(unit_a, &local_a), on_b = turn_points(unit_b, &local_b);
-    point_lanes separation =
+    quad_vec on_a = turn_points(unit_a, &local_a), on_b = turn_points(unit_b, &local_b);
+    quad separation =
         (on_b.x - on_a.x) * normal.x + (on_b.y - on_a.y) * normal.y + (on_b.z - on_a.z) * normal.z;
-    lanes_vec mid = {(on_a.x + on_b.x) * 0.5f, (on_a.y + on_b.y) * 0.5f, (on_a.z + on_b.z) * 0.5f};
+    quad_vec mid = {(on_a.x + on_b.x) * 0.5f, (on_a.y + on_b.y) * 0.5f, (on_a.z + on_b.z) * 0.5f};
     for (int i = 0; i < m->point_count; ++i) {
         manifold_point *p = &m->points[i];
         p->separation = separation[i];
-        p->anchor_a = p->anchor_b = (vec3s){{mid.x[i], mid.y[i], mid.z[i]}};
+        p->anchor_a = p->anchor_b = quad_get_vec(&mid, i);
     }
 }
 
