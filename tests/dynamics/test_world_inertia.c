@@ -46,22 +46,34 @@ static void hang(cairn_world *world, cairn_body_id id, vec3s anchor)
               cairn_last_error());
 }
 
-static cairn_world *weightless_world(void)
+/* Three tumbling boxes in a weightless world: one free, one pushed by a torque (applied again
+   before each step: a torque lasts one step), one hung from the world by a ball joint. */
+typedef struct three_boxes {
+    cairn_world *world;
+    cairn_body_id free_box, pushed, hung;
+} three_boxes;
+
+static const vec3s PUSH = {{0.5f, -1.0f, 2.0f}};
+
+static three_boxes three_boxes_make(void)
 {
     cairn_world_def def = cairn_world_default_def();
     def.gravity = v3(0, 0, 0);
-    return scene_world(&def);
+    three_boxes t = {.world = scene_world(&def)};
+    t.free_box = tumbling_box(t.world, v3(0, 0, 0));
+    t.pushed = tumbling_box(t.world, v3(3, 0, 0));
+    t.hung = tumbling_box(t.world, v3(6, 0, 0));
+    hang(t.world, t.hung, v3(6.6f, 0, 0));
+    return t;
 }
 
 Test(world_inertia, every_body_is_current_after_each_step)
 {
-    cairn_world *world = weightless_world();
-    cairn_body_id free_box = tumbling_box(world, v3(0, 0, 0));
-    cairn_body_id pushed = tumbling_box(world, v3(3, 0, 0));
-    cairn_body_id hung = tumbling_box(world, v3(6, 0, 0));
-    hang(world, hung, v3(6.6f, 0, 0));
+    three_boxes t = three_boxes_make();
+    cairn_world *world = t.world;
+    cairn_body_id free_box = t.free_box, pushed = t.pushed, hung = t.hung;
     for (int n = 0; n < 20; ++n) {
-        cr_assert(cairn_body_apply_torque(world, pushed, v3(0.5f, -1.0f, 2.0f)));
+        cr_assert(cairn_body_apply_torque(world, pushed, PUSH));
         cairn_world_step(world, 1.0f / 60.0f);
         cr_expect(inertia_current(world, free_box), "step %d: the free box's inertia is stale", n);
         cr_expect(inertia_current(world, pushed), "step %d: the pushed box's inertia is stale", n);
@@ -74,12 +86,10 @@ Test(world_inertia, every_body_is_current_after_each_step)
    the others keep the inertia of the step's start. */
 Test(world_inertia, a_substep_updates_the_bodies_it_must)
 {
-    cairn_world *world = weightless_world();
-    cairn_body_id free_box = tumbling_box(world, v3(0, 0, 0));
-    cairn_body_id pushed = tumbling_box(world, v3(3, 0, 0));
-    cairn_body_id hung = tumbling_box(world, v3(6, 0, 0));
-    hang(world, hung, v3(6.6f, 0, 0));
-    cr_assert(cairn_body_apply_torque(world, pushed, v3(0.5f, -1.0f, 2.0f)));
+    three_boxes t = three_boxes_make();
+    cairn_world *world = t.world;
+    cairn_body_id free_box = t.free_box, pushed = t.pushed, hung = t.hung;
+    cr_assert(cairn_body_apply_torque(world, pushed, PUSH));
     mat3s before = body_of(world, free_box)->inverse_inertia;
 
     body_velocity *velocities = calloc((size_t)world->bodies.count + 1, sizeof *velocities);
