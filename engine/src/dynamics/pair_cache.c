@@ -9,17 +9,17 @@
 
 #include <math.h>
 
-/* B's pose in A's frame. */
-static cairn_transform relative_pose(cairn_transform xa, cairn_transform xb)
+/* B's pose in A's frame; unit_a: xform_unit(xa), which turns the point as xa would, to the bit. */
+static cairn_transform relative_pose(cairn_transform xa, cairn_transform unit_a, cairn_transform xb)
 {
-    return (cairn_transform){xform_inverse_point(xa, xb.position),
+    return (cairn_transform){xform_unit_inverse_point(unit_a, xb.position),
                              glms_quat_mul(glms_quat_conjugate(xa.rotation), xb.rotation)};
 }
 
 void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin)
 {
-    c->reuse = (pair_cache){relative_pose(xa, xb), xform_inverse_vector(xa, c->manifold.normal),
-                            margin, true};
+    c->reuse = (pair_cache){relative_pose(xa, xform_unit(xa), xb),
+                            xform_inverse_vector(xa, c->manifold.normal), margin, true};
     for (int i = 1; i < contact_manifold_count(c); ++i)
         c->extra->local_normals[i - 1] = xform_inverse_vector(xa, contact_manifold(c, i)->normal);
 }
@@ -78,9 +78,7 @@ bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float 
     /* Each rotation is normalised once here, not for every vector it turns: the same bits as
        relative_pose and xform_point give (xform_unit). */
     cairn_transform unit_a = xform_unit(xa);
-    cairn_transform relative = {xform_unit_inverse_point(unit_a, xb.position),
-                                glms_quat_mul(glms_quat_conjugate(xa.rotation), xb.rotation)};
-    if (!pose_close(c->reuse.relative, relative, limits))
+    if (!pose_close(c->reuse.relative, relative_pose(xa, unit_a, xb), limits))
         return false;
     cairn_transform unit_b = xform_unit(xb);
     for (int i = 0; i < contact_manifold_count(c); ++i) {
