@@ -129,7 +129,8 @@ typedef struct setup_lanes {
 static void setup_gather(setup_lanes *in, wide_batch *batch, const manifold_ref *refs, int count,
                          const contact_setup *setup)
 {
-    memset(in, 0, sizeof *in);
+    if (count < CAIRN_LANES) /* empty lanes read zeros; a full batch writes every lane read */
+        memset(in, 0, sizeof *in);
     cairn_world *w = setup->world;
     for (int l = 0; l < count; ++l) {
         const contact *c = refs[l].contact;

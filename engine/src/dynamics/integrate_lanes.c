@@ -31,8 +31,10 @@ static void put_mat(quad_mat *q, int l, const mat3s *m)
 static void gather(lane_bodies *in, const cairn_world *world, const body_velocity *velocities,
                    const motion_offset *offsets, const uint32_t *group, int count)
 {
-    memset(in, 0, sizeof *in);
-    in->rotation.w = quad_splat(1.0f);
+    if (count < INTEGRATE_LANES) { /* empty lanes: a body at rest, the identity rotation */
+        memset(in, 0, sizeof *in);
+        in->rotation.w = quad_splat(1.0f);
+    }
     for (int l = 0; l < count; ++l) {
         uint32_t i = group[l];
         const body *b = &world->bodies.data[i];
