@@ -109,6 +109,8 @@ typedef struct joint_ops {
     void (*reaction)(const joint *j, vec3s *linear, vec3s *angular);
     /* The equality rows after prepare, for the tree solve; returns how many (0: none). */
     int (*equality_rows)(joint *j, const joint_step *s, joint_row *out);
+    /* The type reads only the anchors: the substep leaves its frames unset. */
+    bool frameless;
 } joint_ops;
 
 extern const joint_ops joint_ball_ops, joint_hinge_ops, joint_slider_ops, joint_fixed_ops,

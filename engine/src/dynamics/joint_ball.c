@@ -42,5 +42,5 @@ static void ball_reaction(const joint *j, vec3s *linear, vec3s *angular)
     *angular = glms_vec3_zero();
 }
 
-const joint_ops joint_ball_ops = {ball_prepare,  ball_warm_start, ball_solve,
-                                  ball_position, ball_reaction,   ball_rows};
+const joint_ops joint_ball_ops = {ball_prepare,  ball_warm_start, ball_solve, ball_position,
+                                  ball_reaction, ball_rows,       true};

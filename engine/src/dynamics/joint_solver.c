@@ -88,25 +88,22 @@ void joint_lock_rotation(angle_part *lock, const joint_step *s)
     angle_prepare(lock, &s->pair, axes, 3, error, !s->direct);
 }
 
-/* A side of the joint: the body's state in the step, or the world (at rest, no response). */
-typedef struct joint_side {
-    cairn_transform transform;
-    vec3s center;
-    joint_body_state state;
-} joint_side;
-
-static joint_side side_of(joint_solver *js, uint32_t index)
+/* A side of the joint: the body's state in the step written into state, and its pose (the
+   world's: at rest at the origin, no response). Written in place, not returned: a joint's
+   sides are read at every substep. */
+static const body *side_of(joint_solver *js, uint32_t index, joint_body_state *state)
 {
     cairn_world *w = js->world;
     if (index == JOINT_WORLD) {
-        body_velocity *ground = &js->velocities[w->bodies.count];
-        return (joint_side){
-            cairn_transform_identity(), glms_vec3_zero(), {ground, 0.0f, glms_mat3_zero()}};
+        *state = (joint_body_state){&js->velocities[w->bodies.count], 0.0f, glms_mat3_zero()};
+        return NULL;
     }
     const body *b = &w->bodies.data[index];
     body_velocity *v = &js->velocities[index];
-    mat3s inertia = v->inverse_mass > 0.0f ? b->inverse_inertia : glms_mat3_zero();
-    return (joint_side){b->transform, b->center, {v, v->inverse_mass, inertia}};
+    state->velocity = v;
+    state->inverse_mass = v->inverse_mass;
+    state->inverse_inertia = v->inverse_mass > 0.0f ? b->inverse_inertia : glms_mat3_zero();
+    return b;
 }
 
 static bool moves(const cairn_world *world, uint32_t index)
@@ -229,14 +226,17 @@ static void for_each_joint_color(joint_solver *js, team_stage_fn *stage)
 /* The joint's frames at the bodies' current poses. */
 static void frame_step(joint_solver *js, const joint *j, joint_step *s)
 {
-    joint_side a = side_of(js, j->body_a), b = side_of(js, j->body_b);
-    s->pair = (joint_pair){a.state, b.state};
-    s->anchor_a = xform_point(a.transform, j->local_anchor_a);
-    s->anchor_b = xform_point(b.transform, j->local_anchor_b);
-    s->r_a = glms_vec3_sub(s->anchor_a, a.center);
-    s->r_b = glms_vec3_sub(s->anchor_b, b.center);
-    s->frame_a = glms_quat_mul(a.transform.rotation, j->local_frame_a);
-    s->frame_b = glms_quat_mul(b.transform.rotation, j->local_frame_b);
+    const body *a = side_of(js, j->body_a, &s->pair.a), *b = side_of(js, j->body_b, &s->pair.b);
+    cairn_transform pose_a = a ? a->transform : cairn_transform_identity();
+    vec3s center_a = a ? a->center : glms_vec3_zero();
+    s->anchor_a = xform_point(pose_a, j->local_anchor_a);
+    s->anchor_b = xform_point(b->transform, j->local_anchor_b);
+    s->r_a = glms_vec3_sub(s->anchor_a, center_a);
+    s->r_b = glms_vec3_sub(s->anchor_b, b->center);
+    if (joint_ops_of(j->type)->frameless)
+        return;
+    s->frame_a = glms_quat_mul(pose_a.rotation, j->local_frame_a);
+    s->frame_b = glms_quat_mul(b->transform.rotation, j->local_frame_b);
 }
 
 float joint_position_now(const cairn_world *world, const joint *j)
