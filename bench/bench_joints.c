@@ -4,16 +4,20 @@
    plain data (bench_joints_bullet.h) built the same way in Cairn and, when libbullet-dev is
    installed, in Bullet's btDiscreteDynamicsWorld; each engine runs in its own forked child, so
    its peak memory (VmHWM) is its own. Prints steps per second, median ms per step, the largest
-   joint gap over the run, peak memory, the ratio Cairn / Bullet, and CSV lines to keep.
+   joint gap over the run, peak memory, the ratio Cairn / Bullet, and CSV lines to keep. Then a
+   third child per scene steps both engines in turn (run_lockstep): a ratio that the machine's
+   changes of speed do not skew.
    Usage: bench_joints [chains|ragdolls]   env: BENCH_STEPS (default 600), BENCH_SLEEP=1 (let
    bodies sleep in both engines), BENCH_JOINT_FRICTION (Cairn swing-twist friction, N m),
-   BENCH_NO_PEERS=1 (Cairn alone, to profile). */
+   BENCH_SETTINGS=path/to/settings.yaml (Cairn's world def from a settings file, cairn_io),
+   BENCH_NO_PEERS=1 (Cairn alone, to profile; no lockstep either). */
 /* fork, pipe and waitpid are POSIX; -std=c17 hides them unless asked for. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "core/timer.h"
 #include "bench_joints_bullet.h"
 #include "bench_util.h"
+#include <cairn/io.h>
 #include <cairn/joint.h>
 #include <cairn/shape.h>
 #include <cairn/world.h>
@@ -39,7 +43,9 @@ static const float PI = 3.14159265f;
 static const float BOX_CONVEX_RADIUS = 0.05f; /* Cairn's rounding of the stair boxes */
 
 enum { ENGINE_CAIRN, ENGINE_BULLET, ENGINES };
-static const char *engine_name[ENGINES] = {"cairn", "bullet"};
+/* Not an engine: both in one child, a step of each in turn (run_lockstep). */
+enum { LOCKSTEP = ENGINES };
+static const char *engine_name[ENGINES + 1] = {"cairn", "bullet", "lockstep"};
 
 /* Settings of the run, read once from the environment. */
 static bool allow_sleep = false;
@@ -345,9 +351,12 @@ static cairn_joint_def joint_def(const jb_joint *j, const cairn_body_id *ids)
     return def;
 }
 
-static cairn_world *cairn_build(const scene *s, cairn_body_id *ids, cairn_joint_id *joints)
+/* base: cairn_world_default_def() or a settings file's (BENCH_SETTINGS). The bench's own
+   changes go on top of either, so that Cairn always gets the gravity that Bullet gets. */
+static cairn_world *cairn_build(const scene *s, const cairn_world_def *base, cairn_body_id *ids,
+                                cairn_joint_id *joints)
 {
-    cairn_world_def wd = cairn_world_default_def();
+    cairn_world_def wd = *base;
     wd.gravity = v3(0, GRAVITY_Y, 0);
     cairn_world *world = cairn_world_create(&wd);
     if (!world)
@@ -399,6 +408,8 @@ typedef struct result {
     int awake;         /* dynamic bodies awake at the end */
     int manifolds, points;
     double solver_ms, narrowphase_ms; /* Cairn's per-stage medians */
+    /* the lockstep run: median ms per step of each engine, median of the steps' ratios */
+    double lockstep_ms[ENGINES], lockstep_ratio;
 } result;
 
 /* Peak resident set of this process (VmHWM), MB; -1 when unreadable. */
@@ -517,12 +528,12 @@ static void finish_mean(float sum[3], int n)
         sum[k] /= (float)(n > 0 ? n : 1);
 }
 
-static void run_cairn(const scene *s, int steps, result *r)
+static void run_cairn(const scene *s, const cairn_world_def *wd, int steps, result *r)
 {
     static cairn_body_id ids[MAX_BODIES];
     static cairn_joint_id joints[MAX_JOINTS];
     uint64_t t0 = timer_ticks();
-    cairn_world *world = cairn_build(s, ids, joints);
+    cairn_world *world = cairn_build(s, wd, ids, joints);
     if (!world)
         return;
     r->setup_ms = timer_ms_since(t0);
@@ -587,9 +598,57 @@ static void run_bullet(const scene *s, int steps, result *r)
     jb_bullet_destroy(b);
     r->ok = 1;
 }
+
+/* One step of each engine, the first of the two alternating with s; the times go to ms[e][s]. */
+static void lockstep_step(cairn_world *world, jb_bullet *b, int s, double *ms[ENGINES])
+{
+    for (int k = 0; k < ENGINES; k++) {
+        int e = (s + k) % ENGINES;
+        uint64_t start = timer_ticks();
+        if (e == ENGINE_CAIRN)
+            cairn_world_step(world, DT);
+        else
+            jb_bullet_step(b, DT);
+        ms[e][s] = timer_ms_since(start);
+    }
+}
+
+/* Both engines in one process, a step of each in turn, the first of the two alternating: a
+   change of the machine's speed (other processes, the host of a virtual machine) then falls on
+   both alike, and the median of the steps' ratios compares like with like. Each engine's caches
+   are cooled by the other's step, so both are a little slower than alone. Only the steps are
+   timed; no gaps are measured (the cairn and bullet children do that). */
+static void run_lockstep(const scene *s, const cairn_world_def *wd, int steps, result *r)
+{
+    cairn_body_id ids[MAX_BODIES];
+    cairn_joint_id joints[MAX_JOINTS];
+    cairn_world *world = cairn_build(s, wd, ids, joints);
+    jb_scene js = bullet_scene(s);
+    jb_bullet *b = jb_bullet_create(&js, GRAVITY_Y, BULLET_ITERATIONS, allow_sleep);
+    double *ms[ENGINES], *ratio = calloc((size_t)steps, sizeof(double));
+    for (int e = 0; e < ENGINES; e++)
+        ms[e] = calloc((size_t)steps, sizeof(double));
+    if (world && b && ratio && ms[ENGINE_CAIRN] && ms[ENGINE_BULLET]) {
+        for (int k = 0; k < steps; k++) {
+            lockstep_step(world, b, k, ms);
+            ratio[k] = ms[ENGINE_BULLET][k] / ms[ENGINE_CAIRN][k];
+        }
+        for (int e = 0; e < ENGINES; e++)
+            r->lockstep_ms[e] = bench_median(ms[e], steps);
+        r->lockstep_ratio = bench_median(ratio, steps);
+        r->ok = 1;
+    }
+    for (int e = 0; e < ENGINES; e++)
+        free(ms[e]);
+    free(ratio);
+    if (b)
+        jb_bullet_destroy(b);
+    if (world)
+        cairn_world_destroy(world);
+}
 #endif
 
-static void run_engine(int engine, const scene *s, int steps, result *r)
+static void run_engine(int engine, const scene *s, const cairn_world_def *wd, int steps, result *r)
 {
     memset(r, 0, sizeof *r);
     r->steps = steps;
@@ -598,13 +657,19 @@ static void run_engine(int engine, const scene *s, int steps, result *r)
         run_bullet(s, steps, r);
         return;
     }
+    if (engine == LOCKSTEP) {
+        run_lockstep(s, wd, steps, r);
+        return;
+    }
 #endif
     if (engine == ENGINE_CAIRN)
-        run_cairn(s, steps, r);
+        run_cairn(s, wd, steps, r);
 }
 
-/* Runs one engine in a forked child; its result comes back through a pipe. */
-static bool run_forked(int engine, const scene *s, int steps, result *out)
+/* Runs one engine (or LOCKSTEP) in a forked child; its result comes back through a pipe. wd is
+   Cairn's world def, the same for every child. */
+static bool run_forked(int engine, const scene *s, const cairn_world_def *wd, int steps,
+                       result *out)
 {
     memset(out, 0, sizeof *out);
     int fd[2];
@@ -624,7 +689,7 @@ static bool run_forked(int engine, const scene *s, int steps, result *out)
     if (pid == 0) {
         close(fd[0]);
         result r;
-        run_engine(engine, s, steps, &r);
+        run_engine(engine, s, wd, steps, &r);
         r.peak_mb = peak_mb();
         const char *p = (const char *)&r;
         size_t left = sizeof r;
@@ -673,12 +738,19 @@ static const char *correction_name(int c)
                                       : "soft step";
 }
 
-static void print_cairn_settings(void)
+/* d is the world def every Cairn child starts from (before gravity); source says where it came
+   from: a settings file's path, or NULL for cairn_world_default_def(). */
+static void print_cairn_settings(const cairn_world_def *d, const char *source)
 {
-    cairn_world_def d = cairn_world_default_def();
-    const cairn_solver_settings *s = &d.solver;
+    const cairn_solver_settings *s = &d->solver;
     cairn_body_def bd = cairn_body_default_def();
-    printf("cairn settings: cairn_world_default_def(): velocity_iterations %d, "
+    if (source)
+        printf("cairn settings: settings file %s (cairn_settings_load over "
+               "cairn_world_default_def(); gravity set by the bench): ",
+               source);
+    else
+        printf("cairn settings: cairn_world_default_def(): ");
+    printf("velocity_iterations %d, "
            "position_iterations %d, substeps %d, position_correction %s, joint_hertz %g, "
            "joint_damping_ratio %g, contact_hertz %g, contact_damping_ratio %g, warm_starting %d, "
            "linear_damping %g, angular_damping %g; bodies: friction %g (combined sqrt(a*b)), "
@@ -688,8 +760,8 @@ static void print_cairn_settings(void)
            s->velocity_iterations, s->position_iterations, s->substeps,
            correction_name(s->position_correction), (double)s->joint_hertz,
            (double)s->joint_damping_ratio, (double)s->contact_hertz,
-           (double)s->contact_damping_ratio, s->warm_starting, (double)d.linear_damping,
-           (double)d.angular_damping, (double)bd.friction, (double)bd.restitution,
+           (double)s->contact_damping_ratio, s->warm_starting, (double)d->linear_damping,
+           (double)d->angular_damping, (double)bd.friction, (double)bd.restitution,
            allow_sleep ? "true" : "false", (double)BOX_CONVEX_RADIUS, (double)joint_friction);
 }
 
@@ -808,6 +880,17 @@ static void print_results(const scene *s, const result *res, int engines)
                b->peak_mb);
 }
 
+static void print_lockstep(const scene *s, const result *l)
+{
+    if (!l->ok) {
+        printf("[%s] lockstep failed\n", s->name);
+        return;
+    }
+    printf("[%s] lockstep (one child, a step of each engine in turn): median ms per step cairn "
+           "%.3f, bullet %.3f; median of the steps' ratios (bullet ms / cairn ms) %.3f\n",
+           s->name, l->lockstep_ms[ENGINE_CAIRN], l->lockstep_ms[ENGINE_BULLET], l->lockstep_ratio);
+}
+
 static void print_csv(const scene *s, const result *res, int engines)
 {
     for (int e = 0; e < engines; e++) {
@@ -817,6 +900,14 @@ static void print_csv(const scene *s, const result *res, int engines)
                    1000.0 * r->steps / r->total_ms, r->median_ms, r->max_ms, r->max_gap,
                    r->median_gap, r->peak_mb, r->awake);
     }
+}
+
+/* A second table after the first (whose columns stay as they were). */
+static void print_lockstep_csv(const scene *s, const result *l)
+{
+    if (l->ok)
+        printf("%s,lockstep,%d,%.4f,%.4f,%.4f\n", s->name, l->steps, l->lockstep_ms[ENGINE_CAIRN],
+               l->lockstep_ms[ENGINE_BULLET], l->lockstep_ratio);
 }
 
 static int env_int(const char *name, int fallback, int lo, int hi)
@@ -833,6 +924,40 @@ static int env_int(const char *name, int fallback, int lo, int hi)
     return (int)x;
 }
 
+/* Cairn's world def: cairn_world_default_def(), or the settings file at path (BENCH_SETTINGS)
+   when not NULL. Loaded once, in the parent, so that every child gets the same def; a file that
+   cannot be used ends the run (status 2) rather than quietly benchmarking the defaults. */
+static cairn_world_def load_world_def(const char *path)
+{
+    cairn_world_def def = cairn_world_default_def();
+    if (!path)
+        return def;
+    cairn_io_error err;
+    if (!cairn_settings_load(path, &def, &err)) {
+        char message[600];
+        cairn_io_error_format(&err, message, sizeof message);
+        fprintf(stderr, "bench_joints: BENCH_SETTINGS: %s\n", message); /* names the file */
+        exit(2);
+    }
+    return def;
+}
+
+/* The engines' children of one scene, then (with Bullet) the lockstep child; returns the number
+   of children that failed. */
+static int run_scene(const scene *s, const cairn_world_def *wd, int steps, int engines,
+                     result res[ENGINES], result *lockstep)
+{
+    int failed = 0;
+    for (int e = 0; e < engines; e++)
+        failed += !run_forked(e, s, wd, steps, &res[e]);
+    print_results(s, res, engines);
+    if (engines < ENGINES)
+        return failed;
+    failed += !run_forked(LOCKSTEP, s, wd, steps, lockstep);
+    print_lockstep(s, lockstep);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     bool want[2] = {true, true};
@@ -842,7 +967,8 @@ int main(int argc, char **argv)
         if (argc > 2 || (!want[0] && !want[1])) {
             fprintf(stderr,
                     "usage: %s [chains|ragdolls]  (env BENCH_STEPS, BENCH_SLEEP=1, "
-                    "BENCH_JOINT_FRICTION=N m, BENCH_NO_PEERS=1)\n",
+                    "BENCH_JOINT_FRICTION=N m, BENCH_SETTINGS=path/to/settings.yaml, "
+                    "BENCH_NO_PEERS=1)\n",
                     argv[0]);
             return 2;
         }
@@ -855,6 +981,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "BENCH_JOINT_FRICTION: expected N m in [0, 1e4)\n");
         return 2;
     }
+    const char *settings_path = getenv("BENCH_SETTINGS");
+    if (settings_path && !*settings_path)
+        settings_path = NULL;
+    const cairn_world_def wd = load_world_def(settings_path);
 
     static scene scenes[2];
     build_chains(&scenes[0]);
@@ -869,7 +999,7 @@ int main(int argc, char **argv)
            "every step\n",
            steps, (double)GRAVITY_Y);
     print_scenes(&scenes[0], &scenes[1]);
-    print_cairn_settings();
+    print_cairn_settings(&wd, settings_path);
 #ifdef CAIRN_HAVE_BULLET
     print_bullet_settings(&scenes[1]);
     const int engines = getenv("BENCH_NO_PEERS") ? 1 : ENGINES; /* Cairn alone, to profile */
@@ -878,20 +1008,24 @@ int main(int argc, char **argv)
     const int engines = 1;
 #endif
 
-    result res[2][ENGINES];
+    result res[2][ENGINES], lockstep[2];
     memset(res, 0, sizeof res);
+    memset(lockstep, 0, sizeof lockstep);
     int failed = 0;
-    for (int i = 0; i < 2; i++) {
-        if (!want[i])
-            continue;
-        for (int e = 0; e < engines; e++)
-            failed += !run_forked(e, &scenes[i], steps, &res[i][e]);
-        print_results(&scenes[i], res[i], engines);
-    }
+    for (int i = 0; i < 2; i++)
+        if (want[i])
+            failed += run_scene(&scenes[i], &wd, steps, engines, res[i], &lockstep[i]);
     printf("\nscene,engine,steps,steps_per_second,median_ms,max_ms,max_gap_m,median_gap_m,peak_mb,"
            "awake\n");
     for (int i = 0; i < 2; i++)
         if (want[i])
             print_csv(&scenes[i], res[i], engines);
+    if (engines == ENGINES) {
+        printf("scene,lockstep,steps,cairn_median_ms,bullet_median_ms,median_ratio_bullet_over_"
+               "cairn\n");
+        for (int i = 0; i < 2; i++)
+            if (want[i])
+                print_lockstep_csv(&scenes[i], &lockstep[i]);
+    }
     return failed ? 1 : 0;
 }
