@@ -323,13 +323,15 @@ static void store_impulses(manifold *m, const contact_impulses *impulses)
     m->twist_impulse = impulses->twist;
 }
 
-/* The step's impulses go back to the manifolds, to warm-start the next step. */
-static void stage_store_impulses(void *context, int start, int end, int worker)
+/* The step's last pass, restitution, then its impulses back to the manifolds, to warm-start
+   the next step: batch by batch while the batch is in cache. */
+static void stage_restitution_and_store(void *context, int start, int end, int worker)
 {
     (void)worker;
     solver *s = context;
+    s->wide->restitution(s->batches, s->stage_first + start, s->stage_first + end, &s->pass);
     contact_impulses lanes[CONTACT_WIDE_MAX_LANES];
-    for (int b = start; b < end; ++b) {
+    for (int b = s->stage_first + start; b < s->stage_first + end; ++b) {
         s->wide->unpack(s->batches, b, lanes);
         for (int k = s->batch_first[b]; k < s->batch_first[b + 1]; ++k)
             store_impulses(s->plan[k].manifold, &lanes[k - s->batch_first[b]]);
@@ -422,8 +424,7 @@ static void solve_step(team *t, void *context)
         s->last_substep = i == settings->substeps - 1;
         substep(s, settings->position_correction);
     }
-    run_pass(s, s->wide->restitution);
-    team_stage_run(t, TEAM_CONSTRAINTS, stage_store_impulses, s, s->batch_count, s->batch_block);
+    for_each_color(s, stage_restitution_and_store);
     joints_end(&s->joints);
     void *pushed[] = {touching, s->batch_memory, s->batch_first};
     for (int i = 0; i < 3; ++i)

@@ -22,9 +22,11 @@ static bool is_moving_kinematic(const body *b)
                                           glms_vec3_norm2(b->angular_velocity) > 0.0f);
 }
 
-static void update_sleep_times(cairn_world *world, float dt)
+/* Returns whether an awake dynamic body has been slow for a while (sleep time above 0). */
+static bool update_sleep_times(cairn_world *world, float dt)
 {
     const cairn_solver_settings *s = &world->def.solver;
+    bool any_slow = false;
     for (int k = 0; k < world->awake.count; ++k) {
         body *b = &world->bodies.data[world->awake.data[k]];
         if (b->type != CAIRN_DYNAMIC)
@@ -32,7 +34,9 @@ static void update_sleep_times(cairn_world *world, float dt)
         bool slow = glms_vec3_norm(b->linear_velocity) < s->sleep_linear_velocity &&
                     glms_vec3_norm(b->angular_velocity) < s->sleep_angular_velocity;
         b->sleep_time = b->allow_sleep && slow ? b->sleep_time + dt : 0.0f;
+        any_slow |= b->sleep_time > 0.0f;
     }
+    return any_slow;
 }
 
 /* A joint links its two bodies into one island when both are enabled dynamic bodies. */
@@ -126,9 +130,12 @@ static void fall_asleep(cairn_world *world, uint32_t index)
 
 void islands_update(cairn_world *world, float dt)
 {
-    update_sleep_times(world, dt);
+    /* With every awake body's sleep time at 0 (all moving, or none allowed to sleep), no
+       island can sleep and the links' resets to 0 change nothing: the walk over the contacts
+       is skipped. */
+    bool any_slow = update_sleep_times(world, dt);
     int n = world->awake.count;
-    if (n > 0) {
+    if (n > 0 && (any_slow || !(world->def.solver.time_to_sleep > 0.0f))) {
         size_t count = (size_t)n;
         int *parent = arena_push(&world->scratch, sizeof(int) * count, "island parents");
         float *island_time = arena_push(&world->scratch, sizeof(float) * count, "island times");
