@@ -93,6 +93,8 @@ void hash_set_destroy(hash_set *set)
 
 bool hash_set_reserve(hash_set *set, int count)
 {
+    if (set->capacity > 0 && count <= set->capacity / 2) /* every add: no doubling loop */
+        return true;
     int wanted = capacity_for(count);
     if (wanted == 0)
         return error_set("hash set of %d keys is too large", count);
