@@ -291,7 +291,9 @@ void row_solve_limit(const axis_row *row, joint_pair *pair, float *impulse, floa
     float total = *impulse + delta > 0.0f ? *impulse + delta : 0.0f;
     delta = total - *impulse;
     *impulse = total;
-    axis_row_apply(row, pair, sign * delta);
+    /* a limit far from its bound stays at 0: most passes of most limits apply nothing */
+    if (delta != 0.0f)
+        axis_row_apply(row, pair, sign * delta);
 }
 
 void row_solve_motor(const axis_row *row, joint_pair *pair, float *impulse, float speed,
