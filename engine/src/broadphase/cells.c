@@ -369,13 +369,17 @@ void cells_remove(broadphase *bp, uint32_t p)
     }
 }
 
-bool cells_rect_changes(const broadphase *bp, uint32_t p)
+bp_cell_change cells_rect_change(const broadphase *bp, uint32_t p)
 {
     const bp_proxy *proxy = &bp->proxies.data[p];
+    const int32_t *olo = proxy->cell_lo, *ohi = proxy->cell_hi;
     int32_t lo[2], hi[2];
     grid_rect(bp, proxy->min, proxy->max, lo, hi);
-    return lo[0] != proxy->cell_lo[0] || lo[1] != proxy->cell_lo[1] || hi[0] != proxy->cell_hi[0] ||
-           hi[1] != proxy->cell_hi[1];
+    if (lo[0] == olo[0] && lo[1] == olo[1] && hi[0] == ohi[0] && hi[1] == ohi[1])
+        return BP_CELLS_SAME; /* most moves: tested first */
+    if (lo[0] > ohi[0] || hi[0] < olo[0] || lo[1] > ohi[1] || hi[1] < olo[1])
+        return BP_CELLS_JUMP;
+    return BP_CELLS_SHIFT;
 }
 
 bool cells_move(broadphase *bp, uint32_t p)
@@ -537,8 +541,8 @@ bool cells_build(broadphase *bp, bool queue)
     return true;
 }
 
-/* Rarely: whether the grid no longer fits the data (cells 2x too many or too few, or another
-   axis now clearly the thinnest). */
+/* Now and again (an O(n) pass): whether the grid no longer fits the data (cells 2x too many or
+   too few, or another sweep axis, e.g. the one most motion now goes along). */
 bool cells_stale(const broadphase *bp)
 {
     bp_grid grid;
