@@ -2,8 +2,9 @@
    at a time and all at once), proxies spanning many cells, huge proxies, a world drifting out of
    its grid, a long random run with motion across cells, swinging chains (moved, not regridded)
    and a mass teleport (regridded). After every update the pair set equals the O(n^2) overlap
-   set, the events replay to it, and every record's shared count equals the number of cells the
-   two proxies share while they overlap on the sweep axis. */
+   set, the events replay to it, every record's shared count equals the number of cells the two
+   proxies share while they overlap on the sweep axis, and outside_count counts the dynamics
+   whose centre lies outside the grid. */
 #include "broadphase/internal.h"
 #include "broadphase/oracle.h"
 #include "core/hash_set.h"
@@ -98,6 +99,29 @@ static void check_shared(const cell_world *w)
     }
 }
 
+/* outside_count counts the dynamics whose centre lies outside the grid (it triggers regrids),
+   also when a move keeps the proxy's cells (clamped to the grid's edge) and skips their walk. */
+static void check_outside(const cell_world *w)
+{
+    const broadphase *bp = &w->bp;
+    int outside = 0;
+    for (int i = 0; i < w->n; i++) {
+        const bp_proxy *p = &bp->proxies.data[w->bodies[i].proxy];
+        if (w->bodies[i].is_static || (p->flags & BP_CREATED))
+            continue;
+        bool out = false;
+        for (int k = 0; k < 2; k++) {
+            int a = bp->grid_axis[k];
+            float c = 0.5f * (p->min[a] + p->max[a]);
+            float end = bp->grid_origin[k] + (bp->cell_inv[k] > 0 ? bp->g[k] / bp->cell_inv[k] : 0);
+            out = out || c < bp->grid_origin[k] || c > end;
+        }
+        outside += out;
+    }
+    cr_assert_eq(bp->outside_count, outside, "outside_count %d, expected %d", bp->outside_count,
+                 outside);
+}
+
 static void check(cell_world *w)
 {
     uint64_t *keys;
@@ -115,6 +139,7 @@ static void check(cell_world *w)
         cr_assert(hash_set_contains(&w->replay, keys[k]));
     free(keys);
     check_shared(w);
+    check_outside(w);
 }
 
 static void update(cell_world *w)
