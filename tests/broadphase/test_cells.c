@@ -1,8 +1,10 @@
 /* The grid of cells (multi-box pruning) against brute force: proxies crossing cell borders (one
    at a time and all at once), proxies spanning many cells, huge proxies, a world drifting out of
-   its grid, and a long random run with motion across cells. After every update the pair set
-   equals the O(n^2) overlap set, the events replay to it, and every record's shared count equals
-   the number of cells the two proxies share while they overlap on the sweep axis. */
+   its grid, a long random run with motion across cells, swinging chains (moved, not regridded)
+   and a mass teleport (regridded). After every update the pair set equals the O(n^2) overlap
+   set, the events replay to it, every record's shared count equals the number of cells the two
+   proxies share while they overlap on the sweep axis, and outside_count counts the dynamics
+   whose centre lies outside the grid. */
 #include "broadphase/internal.h"
 #include "broadphase/oracle.h"
 #include "core/hash_set.h"
@@ -97,6 +99,29 @@ static void check_shared(const cell_world *w)
     }
 }
 
+/* outside_count counts the dynamics whose centre lies outside the grid (it triggers regrids),
+   also when a move keeps the proxy's cells (clamped to the grid's edge) and skips their walk. */
+static void check_outside(const cell_world *w)
+{
+    const broadphase *bp = &w->bp;
+    int outside = 0;
+    for (int i = 0; i < w->n; i++) {
+        const bp_proxy *p = &bp->proxies.data[w->bodies[i].proxy];
+        if (w->bodies[i].is_static || (p->flags & BP_CREATED))
+            continue;
+        bool out = false;
+        for (int k = 0; k < 2; k++) {
+            int a = bp->grid_axis[k];
+            float c = 0.5f * (p->min[a] + p->max[a]);
+            float end = bp->grid_origin[k] + (bp->cell_inv[k] > 0 ? bp->g[k] / bp->cell_inv[k] : 0);
+            out = out || c < bp->grid_origin[k] || c > end;
+        }
+        outside += out;
+    }
+    cr_assert_eq(bp->outside_count, outside, "outside_count %d, expected %d", bp->outside_count,
+                 outside);
+}
+
 static void check(cell_world *w)
 {
     uint64_t *keys;
@@ -114,6 +139,7 @@ static void check(cell_world *w)
         cr_assert(hash_set_contains(&w->replay, keys[k]));
     free(keys);
     check_shared(w);
+    check_outside(w);
 }
 
 static void update(cell_world *w)
@@ -344,6 +370,66 @@ Test(broadphase_cells, a_long_rain_sweeps_along_its_fall)
     }
     cr_assert_eq(w->bp.sweep_axis, 1);
     cr_assert_leq(w->rebuilds - rebuilds_before, 2, "%d regrids", w->rebuilds - rebuilds_before);
+    finish(w);
+    free(w);
+}
+
+/* Chains swinging side by side, each link a small box on a pendulum a few cells long: more than a
+   quarter of the links cross a cell border in many updates, but each shifts by a cell in a grid
+   that still fits, so the structure moves them instead of regridding (it regridded at almost
+   every such update, at twice the cost: bench_joints' chains). */
+Test(broadphase_cells, swinging_chains_shift_across_borders_without_regrids)
+{
+    enum { CHAINS = 12, LINKS = 20 };
+    const float dt = 1.0f / 60.0f, link = 0.5f;
+    cell_world *w = malloc(sizeof *w);
+    start(w, 0x5e1f);
+    vec3s pivot[CHAINS];
+    for (int c = 0; c < CHAINS; c++) {
+        pivot[c] = (vec3s){{2.0f * (float)(c % 4), 10, 0.6f * (float)(c / 4)}};
+        for (int l = 0; l < LINKS; l++)
+            add(w, glms_vec3_add(pivot[c], (vec3s){{0, -link * ((float)l + 0.5f), 0}}),
+                (vec3s){{0.1f, 0.25f, 0.1f}}, false);
+    }
+    update(w);
+    int rebuilds_before = w->rebuilds, busy = 0;
+    for (int s = 1; s <= 300; s++) {
+        for (int i = 0; i < w->n; i++) { /* the velocity that lands the link on its pendulum */
+            int c = i / LINKS, l = i % LINKS;
+            float angle = 1.0f * sinf(4.0f * (float)s * dt + (float)c);
+            float r = link * ((float)l + 0.5f);
+            vec3s at = glms_vec3_add(pivot[c], (vec3s){{r * sinf(angle), -r * cosf(angle), 0}});
+            w->velocity[i] = glms_vec3_scale(glms_vec3_sub(at, w->centre[i]), 1 / dt);
+        }
+        int crossings_before = w->crossings;
+        advance(w, dt, 1, s);
+        update(w);
+        busy += (w->crossings - crossings_before) * 4 > w->n;
+    }
+    cr_assert_geq(busy, 50, "only %d updates with a quarter of the links crossing borders", busy);
+    cr_assert_leq(w->rebuilds - rebuilds_before, 2, "%d regrids", w->rebuilds - rebuilds_before);
+    finish(w);
+    free(w);
+}
+
+/* Every proxy teleported at once leaves all its cells and records: one regrid sorts them in
+   (cheaper than moving each), and the pair set stays exact. */
+Test(broadphase_cells, a_mass_teleport_regrids)
+{
+    cell_world *w = malloc(sizeof *w);
+    start(w, 0x7e1e);
+    vec3s lo = {{0, 0, 0}}, hi = {{20, 20, 20}};
+    for (int i = 0; i < 300; i++)
+        add(w, random_in(w, lo, hi), (vec3s){{0.4f, 0.4f, 0.4f}}, false);
+    update(w);
+    for (int s = 0; s < 3; s++) {
+        for (int i = 0; i < w->n; i++) {
+            w->centre[i] = random_in(w, lo, hi);
+            cr_assert(broadphase_set_fat_aabb(&w->bp, w->bodies[i].proxy, box_of(w, i)));
+        }
+        update(w);
+        cr_assert(w->bp.last_rebuilt, "teleport %d did not regrid", s);
+    }
     finish(w);
     free(w);
 }

@@ -78,6 +78,11 @@ typedef struct bp_candidate {
 
 typedef ARRAY(uint64_t) bp_key_array;
 
+/* A cell rectangle [lo, hi] on the two grid axes. */
+typedef struct bp_cell_rect {
+    int32_t lo[2], hi[2];
+} bp_cell_rect;
+
 /* A node of the static tree: bounds, and either two children (at index, index + 1) or a leaf's
    run of static_items [index, index + count). */
 typedef struct bp_node {
@@ -117,6 +122,7 @@ typedef struct broadphase {
     ARRAY(int32_t) moved;           /* proxies moved since the last update */
     ARRAY(int32_t) created;         /* proxies created since the last update */
     ARRAY(uint32_t) active;         /* scratch for the rebuild sweep of a cell */
+    ARRAY(bp_cell_rect) move_rects; /* scratch for cells_move_all: each moved proxy's new cells */
     ARRAY(bp_candidate) candidates; /* pairs whose state may have changed since the last update */
     bp_key_array scratch_keys[2];
     /* destroyed since the last update (endpoints maybe still in the cells), freed at the next;

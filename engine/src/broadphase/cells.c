@@ -321,11 +321,21 @@ static inline bool in_rect(int i, int j, const int32_t lo[2], const int32_t hi[2
 /* No cells: what a proxy not yet in the grid sits in, and what one leaving it goes to. */
 static const int32_t no_lo[2] = {0, 0}, no_hi[2] = {-1, -1};
 
+/* Whether [lo, hi] is p's stored rectangle: most moves keep theirs (a cell is wider than a
+   step's motion), and then skip the walks over their cells. */
+static inline bool same_rect(const bp_proxy *p, const int32_t lo[2], const int32_t hi[2])
+{
+    return lo[0] == p->cell_lo[0] && lo[1] == p->cell_lo[1] && hi[0] == p->cell_hi[0] &&
+           hi[1] == p->cell_hi[1];
+}
+
 /* p leaves the cells of its stored rectangle that [lo, hi] does not cover. */
 static void leave_except(broadphase *bp, uint32_t p, const int32_t lo[2], const int32_t hi[2],
                          bool unpair)
 {
     const bp_proxy *proxy = &bp->proxies.data[p];
+    if (same_rect(proxy, lo, hi))
+        return;
     for (int j = proxy->cell_lo[1]; j <= proxy->cell_hi[1]; j++)
         for (int i = proxy->cell_lo[0]; i <= proxy->cell_hi[0]; i++)
             if (!in_rect(i, j, lo, hi))
@@ -337,6 +347,10 @@ static bool enter_except(broadphase *bp, uint32_t p, const int32_t lo[2], const 
 {
     bp_proxy *proxy = &bp->proxies.data[p];
     bool ok = true;
+    if (same_rect(proxy, lo, hi)) {
+        refresh_outside(bp, p); /* the centre may still cross the grid's edge */
+        return true;
+    }
     for (int j = lo[1]; j <= hi[1] && ok; j++)
         for (int i = lo[0]; i <= hi[0] && ok; i++)
             if (!in_rect(i, j, proxy->cell_lo, proxy->cell_hi))
@@ -369,13 +383,17 @@ void cells_remove(broadphase *bp, uint32_t p)
     }
 }
 
-bool cells_rect_changes(const broadphase *bp, uint32_t p)
+bp_cell_change cells_rect_change(const broadphase *bp, uint32_t p)
 {
     const bp_proxy *proxy = &bp->proxies.data[p];
+    const int32_t *olo = proxy->cell_lo, *ohi = proxy->cell_hi;
     int32_t lo[2], hi[2];
     grid_rect(bp, proxy->min, proxy->max, lo, hi);
-    return lo[0] != proxy->cell_lo[0] || lo[1] != proxy->cell_lo[1] || hi[0] != proxy->cell_hi[0] ||
-           hi[1] != proxy->cell_hi[1];
+    if (lo[0] == olo[0] && lo[1] == olo[1] && hi[0] == ohi[0] && hi[1] == ohi[1])
+        return BP_CELLS_SAME; /* most moves: tested first */
+    if (lo[0] > ohi[0] || hi[0] < olo[0] || lo[1] > ohi[1] || hi[1] < olo[1])
+        return BP_CELLS_JUMP;
+    return BP_CELLS_SHIFT;
 }
 
 bool cells_move(broadphase *bp, uint32_t p)
@@ -399,17 +417,22 @@ bool cells_move(broadphase *bp, uint32_t p)
 /* Many moved (coherent motion of everything): leave the cells each no longer covers, set the
    values of the endpoints that stay, sort every cell with one insertion pass (O(n + swaps), no
    searches), then enter the new cells. Each step keeps every cell consistent with the shared
-   counts: the scans see the values the cells hold. */
+   counts: the scans see the values the cells hold. Each new rectangle is computed once. */
 bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
 {
+    if (!array_reserve(&bp->move_rects, count)) {
+        bp->broken = true;
+        return false;
+    }
+    bp_cell_rect *rects = bp->move_rects.data;
     bp_proxy *px = bp->proxies.data;
     for (int k = 0; k < count; k++) {
         uint32_t p = (uint32_t)moved[k];
         if (px[p].flags & BP_DEAD)
             continue;
-        int32_t lo[2], hi[2];
-        grid_rect(bp, px[p].min, px[p].max, lo, hi);
-        leave_except(bp, p, lo, hi, true);
+        grid_rect(bp, px[p].min, px[p].max, rects[k].lo, rects[k].hi);
+        if (!same_rect(&px[p], rects[k].lo, rects[k].hi)) /* no call for most */
+            leave_except(bp, p, rects[k].lo, rects[k].hi, true);
     }
     int sweep = bp->sweep_axis;
     for (int c = 0; c < bp->g[0] * bp->g[1]; c++) {
@@ -433,12 +456,12 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
     bool ok = true;
     for (int k = 0; k < count && ok; k++) {
         uint32_t p = (uint32_t)moved[k];
-        bp_proxy *proxy = &px[p];
-        if (proxy->flags & BP_DEAD)
+        if (px[p].flags & BP_DEAD)
             continue;
-        int32_t lo[2], hi[2];
-        grid_rect(bp, proxy->min, proxy->max, lo, hi);
-        ok = enter_except(bp, p, lo, hi);
+        if (same_rect(&px[p], rects[k].lo, rects[k].hi))
+            refresh_outside(bp, p);
+        else
+            ok = enter_except(bp, p, rects[k].lo, rects[k].hi);
     }
     return ok;
 }
@@ -537,8 +560,8 @@ bool cells_build(broadphase *bp, bool queue)
     return true;
 }
 
-/* Rarely: whether the grid no longer fits the data (cells 2x too many or too few, or another
-   axis now clearly the thinnest). */
+/* Now and again (an O(n) pass): whether the grid no longer fits the data (cells 2x too many or
+   too few, or another sweep axis, e.g. the one most motion now goes along). */
 bool cells_stale(const broadphase *bp)
 {
     bp_grid grid;

@@ -71,8 +71,11 @@ bool cells_move(broadphase *bp, uint32_t p);
 /* The same for many proxies at once (flagged BP_MOVED, which stays set for
    records_queue_changed). */
 bool cells_move_all(broadphase *bp, const int32_t *moved, int count);
-/* Whether p's new fat AABB covers other cells than the ones it sits in. */
-bool cells_rect_changes(const broadphase *bp, uint32_t p);
+/* How p's new fat AABB covers the cells it sits in: the same ones, some of them (a shift across a
+   border: it keeps its records in the cells it stays in), or none (a jump: it leaves them all,
+   with their records, as a teleport does). */
+typedef enum bp_cell_change { BP_CELLS_SAME, BP_CELLS_SHIFT, BP_CELLS_JUMP } bp_cell_change;
+bp_cell_change cells_rect_change(const broadphase *bp, uint32_t p);
 
 /* ---- the static tree (static_tree.c) ---- */
 /* Every static proxy in the tree or the loose list, not moved since, overlapping [lo, hi]. */

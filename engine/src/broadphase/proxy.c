@@ -33,6 +33,7 @@ void broadphase_destroy(broadphase *bp)
     array_free(&bp->moved);
     array_free(&bp->created);
     array_free(&bp->active);
+    array_free(&bp->move_rects);
     array_free(&bp->candidates);
     array_free(&bp->scratch_keys[0]);
     array_free(&bp->scratch_keys[1]);
