@@ -184,7 +184,8 @@ static void angle_mass_times(const angle_part *p, const float *target, float *ou
 
 void angle_solve(angle_part *p, joint_pair *pair, softness soft)
 {
-    float cdot[3], target[3], impulse[3];
+    /* zeroed: gcc -O2 cannot see that only the first count entries are read */
+    float cdot[3] = {0}, target[3] = {0}, impulse[3] = {0};
     angle_cdot(p, pair, cdot);
     for (int i = 0; i < p->count; ++i)
         target[i] = cdot[i] + soft.bias_rate * p->error[i];
