@@ -4,6 +4,7 @@
 #include "dynamics/contact.h"
 
 #include "dynamics/scene_helpers.h"
+#include "geometry/shape_oracle.h"
 
 static const float margin = 0.02f;
 
@@ -13,23 +14,43 @@ static cairn_transform pose(float x, float y, float z, float angle_about_z)
     return xf;
 }
 
-/* A manifold built from scratch for the pair at these poses. */
-static manifold fresh_manifold(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                               cairn_transform xb)
+/* A manifold built from scratch for the pair at these poses; gap: the surfaces' distance. */
+static manifold fresh_manifold_gap(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                                   cairn_transform xb, float *gap)
 {
     cairn_query_result query;
     cr_assert(cairn_collide(a, xa, b, xb, NULL, &query), "%s", cairn_last_error());
     manifold m;
     manifold_build(a, xa, b, xb, &query, margin, &m);
+    *gap = query.distance;
     return m;
 }
 
+static manifold fresh_manifold(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                               cairn_transform xb)
+{
+    float gap;
+    return fresh_manifold_gap(a, xa, b, xb, &gap);
+}
+
+/* How far b's shape reaches from its origin, from its local bounds (as the narrow phase does). */
+static float reach(const cairn_shape *b)
+{
+    cairn_aabb box = cairn_shape_local_bounds(b);
+    vec3s far = {{fmaxf(fabsf(box.min.x), fabsf(box.max.x)),
+                  fmaxf(fabsf(box.min.y), fabsf(box.max.y)),
+                  fmaxf(fabsf(box.min.z), fabsf(box.max.z))}};
+    return glms_vec3_norm(far);
+}
+
+/* As the narrow phase leaves a contact: the manifold, and the pose and gap it was found at. */
 static contact cached_contact(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                               cairn_transform xb)
 {
     contact c = {0};
-    c.manifold = fresh_manifold(a, xa, b, xb);
-    pair_cache_store(&c, xa, xb, margin);
+    float gap;
+    c.manifold = fresh_manifold_gap(a, xa, b, xb, &gap);
+    pair_cache_store(&c, xa, xb, margin, c.manifold.point_count == 0 ? gap : 0.0f, reach(b));
     return c;
 }
 
@@ -140,4 +161,84 @@ Test(pair_cache, resting_stack_reuses_manifolds_and_matches_the_uncached_run)
     cr_assert_eq(reused_on, 5, "all five touching pairs reused once at rest, got %d", reused_on);
     cr_assert_float_eq(on, off, 1e-3f);
     cr_assert_float_eq(on, 4.5f, 0.01f);
+}
+
+/* A pair found apart keeps its empty manifold, without a query, while B has not moved (relative
+   to A) by more than the gap left above the margin; once it may have, the narrow phase runs. */
+Test(pair_cache, a_pair_apart_is_skipped_until_its_gap_could_have_closed)
+{
+    cairn_shape *box = cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.05f);
+    cairn_shape *stick = cairn_shape_capsule(1.0f, 0.1f);
+    cairn_transform xa = pose(0, 0, 0, 0), xb = pose(0, 2.0f, 0, 0); /* the stick lies along y */
+    contact c = cached_contact(box, xa, stick, xb);
+    cr_assert_eq(c.manifold.point_count, 0);
+    cr_assert_gt(c.reuse.gap, 0.3f);
+    /* 20 cm closer and beyond the pose limits: still far apart, skipped */
+    cr_assert(pair_cache_reuse(&c, xa, pose(0.05f, 1.8f, 0, 0), margin,
+                               pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_eq(c.manifold.point_count, 0);
+    /* 38 cm closer: the gap (0.40 m) less the motion is under the margin: a query */
+    cr_assert_not(pair_cache_reuse(&c, xa, pose(0, 1.62f, 0, 0), margin,
+                                   pair_cache_limits_make(0.001f, 0.035f)));
+    /* turned, not moved: the stick's far end swings through 1.1 m x 2 sin(t / 2) */
+    cr_assert_not(pair_cache_reuse(&c, xa, pose(0, 2.0f, 0, 0.5f), margin,
+                                   pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert(pair_cache_reuse(&c, xa, pose(0, 2.0f, 0, 0.2f), margin,
+                               pair_cache_limits_make(0.001f, 0.035f)));
+    /* a margin grown past the gap (a fast pair) needs a query */
+    cr_assert_not(
+        pair_cache_reuse(&c, xa, xb, c.reuse.gap, pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin, pair_cache_limits_make(0.0f, 0.035f)),
+                  "0 disables the cache");
+    cairn_shape_release(box);
+    cairn_shape_release(stick);
+}
+
+/* Against the fresh narrow phase: over random poses near a pair found apart, every skip is a pair
+   whose fresh manifold is empty, and most pairs that stay well apart are skipped. */
+Test(pair_cache, a_skipped_pair_is_always_apart)
+{
+    cairn_shape *shapes[3] = {cairn_shape_box(v3(0.4f, 0.2f, 0.6f), 0.05f),
+                              cairn_shape_capsule(0.5f, 0.1f), cairn_shape_sphere(0.3f)};
+    test_rng rng = {12345u};
+    int skipped = 0, apart = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const cairn_shape *a = shapes[trial % 3], *b = shapes[(trial / 3) % 3];
+        cairn_transform xa = {
+            v3((float)rng_uniform(&rng, -1, 1), (float)rng_uniform(&rng, -1, 1), 0),
+            glms_quat_normalize(
+                (versors){{(float)rng_uniform(&rng, -1, 1), (float)rng_uniform(&rng, -1, 1),
+                           (float)rng_uniform(&rng, -1, 1), 1.0f}})};
+        cairn_transform xb = {v3((float)rng_uniform(&rng, -2, 2), (float)rng_uniform(&rng, -2, 2),
+                                 (float)rng_uniform(&rng, 0.5f, 2.5f)),
+                              glms_quat_normalize((versors){
+                                  {(float)rng_uniform(&rng, -1, 1), (float)rng_uniform(&rng, -1, 1),
+                                   (float)rng_uniform(&rng, -1, 1), 1.0f}})};
+        contact c = cached_contact(a, xa, b, xb);
+        if (c.manifold.point_count > 0)
+            continue;
+        /* B moves up to 40 cm and turns up to 0.6 rad about a random axis, or (every other
+           trial) only turns, up to 1.5 rad: the rotation's share of the bound alone */
+        bool turn_only = trial % 2 == 1;
+        float reach_of_move = turn_only ? 0.0f : 0.4f, angle = turn_only ? 1.5f : 0.6f;
+        vec3s axis = rng_unit_vector(&rng);
+        vec3s shift = v3((float)rng_uniform(&rng, -1, 1), (float)rng_uniform(&rng, -1, 1),
+                         (float)rng_uniform(&rng, -1, 1));
+        cairn_transform moved = {
+            glms_vec3_add(xb.position, glms_vec3_scale(shift, reach_of_move)),
+            glms_quat_normalize(glms_quat_mul(
+                glms_quatv((float)rng_uniform(&rng, -angle, angle), axis), xb.rotation))};
+        float gap;
+        manifold fresh = fresh_manifold_gap(a, xa, b, moved, &gap);
+        bool skip = pair_cache_reuse(&c, xa, moved, margin, pair_cache_limits_make(0.001f, 0.035f));
+        if (skip)
+            cr_assert_eq(fresh.point_count, 0, "trial %d: skipped a pair %.4f m apart", trial,
+                         (double)gap);
+        apart += gap > 0.6f;
+        skipped += skip && gap > 0.6f;
+    }
+    cr_assert_gt(apart, 300, "the trials should include pairs well apart");
+    cr_assert_gt(skipped, apart / 4, "%d of %d pairs well apart skipped", skipped, apart);
+    for (int i = 0; i < 3; ++i)
+        cairn_shape_release(shapes[i]);
 }

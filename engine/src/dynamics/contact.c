@@ -403,13 +403,23 @@ static void compound_narrow_phase(contact *c, const body *a, const body *b, floa
     store_manifolds(c, next, count);
 }
 
+/* How far a shape reaches from its body's origin: the farthest corner of its local bounds. */
+static float shape_reach(const cairn_shape *shape)
+{
+    cairn_aabb box = cairn_shape_local_bounds(shape);
+    vec3s far = {{fmaxf(fabsf(box.min.x), fabsf(box.max.x)),
+                  fmaxf(fabsf(box.min.y), fabsf(box.max.y)),
+                  fmaxf(fabsf(box.min.z), fabsf(box.max.z))}};
+    return glms_vec3_norm(far);
+}
+
 /* The narrow phase proper: GJK/EPA from the simplex cache, then clipping. */
 static void build_manifold(const cairn_world *world, contact *c, const body *a, const body *b,
                            float margin, narrow_tally *tally)
 {
     if (has_parts(a, b)) {
         compound_narrow_phase(c, a, b, margin, world->def.solver.simplex_caching, tally);
-        pair_cache_store(c, a->transform, b->transform, margin);
+        pair_cache_store(c, a->transform, b->transform, margin, 0.0f, 0.0f);
         return;
     }
     cairn_gjk_cache *cache = world->def.solver.simplex_caching ? &c->cache : NULL;
@@ -430,7 +440,8 @@ static void build_manifold(const cairn_world *world, contact *c, const body *a, 
     manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
     manifold_match(&c->manifold, &next, match_tolerance);
     c->manifold = next;
-    pair_cache_store(c, a->transform, b->transform, margin);
+    float gap = next.point_count == 0 ? query.distance : 0.0f;
+    pair_cache_store(c, a->transform, b->transform, margin, gap, shape_reach(b->shape));
 }
 
 /* Counts whether the narrow phase ran or the pair cache re-measured the manifold. Touches

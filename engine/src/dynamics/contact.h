@@ -39,6 +39,9 @@ typedef struct pair_cache {
     cairn_transform relative; /* B's pose in A's frame */
     vec3s local_normal;       /* the manifold normal in A's frame */
     float margin;             /* the speculative margin the points were kept within, m */
+    /* A pair found apart (no points): the gap between the surfaces then, m, and how far B's
+       shape reaches from B's origin, m. 0 and 0 for a pair with points or parts. */
+    float gap, reach_b;
     bool valid;
 } pair_cache;
 
@@ -120,8 +123,11 @@ int manifold_reduce(const manifold_point *points, int count, vec3s normal, manif
    feature id or, failing that, by position on A within `tolerance`. */
 void manifold_match(const manifold *old_manifold, manifold *new_manifold, float tolerance);
 
-/* Remembers the relative pose, normal and margin the contact's manifold was just built with. */
-void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin);
+/* Remembers the relative pose, normal and margin the contact's manifold was just built with;
+   gap: the surfaces' distance when the manifold is empty (0 otherwise), reach_b: how far B's
+   shape reaches from B's origin. */
+void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin, float gap,
+                      float reach_b);
 
 /* How far a pair may move relative to itself and keep its manifold; made once per step from
    the settings (the angle as the cosine of its half, so no pair computes a cosine). */
@@ -134,8 +140,10 @@ pair_cache_limits pair_cache_limits_make(float max_distance, float max_angle);
 
 /* When B moved less than the limits relative to A since the manifold was built, and the
    speculative margin did not grow, re-measures the manifold's points at the new poses (their
-   impulses stay for warm starting) and returns true. Otherwise false: the caller runs the
-   narrow phase. */
+   impulses stay for warm starting) and returns true. A pair found apart keeps its empty manifold
+   (true) while B cannot have moved, relative to A, by more than the gap has left above the
+   margin: most pairs of a broadphase are near, not touching. Otherwise false: the caller runs
+   the narrow phase. */
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
                       pair_cache_limits limits);
 

@@ -16,10 +16,15 @@ static cairn_transform relative_pose(cairn_transform xa, cairn_transform unit_a,
                              glms_quat_mul(glms_quat_conjugate(xa.rotation), xb.rotation)};
 }
 
-void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin)
+void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin, float gap,
+                      float reach_b)
 {
     c->reuse = (pair_cache){relative_pose(xa, xform_unit(xa), xb),
-                            xform_inverse_vector(xa, c->manifold.normal), margin, true};
+                            xform_inverse_vector(xa, c->manifold.normal),
+                            margin,
+                            gap,
+                            reach_b,
+                            true};
     for (int i = 1; i < contact_manifold_count(c); ++i)
         c->extra->local_normals[i - 1] = xform_inverse_vector(xa, contact_manifold(c, i)->normal);
 }
@@ -69,16 +74,34 @@ static void remeasure(manifold *m, vec3s normal, cairn_transform unit_a, cairn_t
     }
 }
 
+/* Whether a pair found apart is still apart by more than margin. In A's frame every point x of
+   B has moved by at most |dp| + |x| 2 sin(t / 2) since (t the angle B turned relative to A,
+   cos(t / 2) = |q0 . q1|), and a gap shrinks by no more than the points move. A thousandth of
+   the gap and 0.1 mm of slack cover the rounding of the poses and of the gap. */
+static bool still_apart(const pair_cache *then, cairn_transform now, float margin)
+{
+    if (!(then->gap > margin))
+        return false;
+    float cosine = fminf(fabsf(glms_quat_dot(then->relative.rotation, now.rotation)), 1.0f);
+    float chord = 2.0f * sqrtf(1.0f - cosine * cosine);
+    float moved = glms_vec3_distance(then->relative.position, now.position) + chord * then->reach_b;
+    return then->gap - moved > margin + 1e-3f * then->gap + 1e-4f;
+}
+
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
                       pair_cache_limits limits)
 {
-    /* A larger margin could admit points the cached manifold left out. */
-    if (!c->reuse.valid || limits.distance <= 0.0f || margin > c->reuse.margin + limits.distance)
+    if (!c->reuse.valid || limits.distance <= 0.0f)
         return false;
     /* Each rotation is normalised once here, not for every vector it turns: the same bits as
        relative_pose and xform_point give (xform_unit). */
     cairn_transform unit_a = xform_unit(xa);
-    if (!pose_close(c->reuse.relative, relative_pose(xa, unit_a, xb), limits))
+    cairn_transform relative = relative_pose(xa, unit_a, xb);
+    if (still_apart(&c->reuse, relative, margin))
+        return true; /* the manifold stays empty, and the pose it was found apart at stays */
+    /* A larger margin could admit points the cached manifold left out. */
+    if (margin > c->reuse.margin + limits.distance ||
+        !pose_close(c->reuse.relative, relative, limits))
         return false;
     cairn_transform unit_b = xform_unit(xb);
     for (int i = 0; i < contact_manifold_count(c); ++i) {
