@@ -206,7 +206,8 @@ typedef struct cairn_step_stats {
     int cache_hits;        /* queries that reused a cached simplex (a mesh or heightfield pair
                               counts each part-triangle query) */
     int epa_calls;         /* narrow-phase queries that needed EPA (overlapping cores) */
-    int manifolds_reused;  /* pairs whose manifold was re-measured, not rebuilt (pair cache) */
+    int manifolds_reused;  /* pairs whose manifold was re-measured, or kept empty while the pair
+                              is still apart for certain, not rebuilt (pair cache) */
     float integrate_ms;    /* velocity and position integration, ms (a part of solver_ms) */
     int joints;            /* live joints */
     int epa_cap_stops;     /* narrow-phase queries whose EPA stopped on a bound (iterations, vertex
