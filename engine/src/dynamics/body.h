@@ -39,6 +39,8 @@ typedef struct body {
 void body_sync(body *b);
 /* Only the world inverse inertia (the centre already set). */
 void body_sync_inertia(body *b);
+/* Whether the body-frame inverse inertia is diagonal (spheres, boxes, capsules, cylinders). */
+bool body_inertia_is_diagonal(const body *b);
 /* Mass, centre and inertia from the shape and density (dynamic bodies). */
 bool body_set_mass(body *b, float density);
 /* The tight bounds of the body's shape at its transform. */

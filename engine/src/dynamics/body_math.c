@@ -38,8 +38,9 @@ void body_sync(body *b)
     body_sync_inertia(b);
 }
 
-static bool is_diagonal(const mat3s *m)
+bool body_inertia_is_diagonal(const body *b)
 {
+    const mat3s *m = &b->inverse_inertia_local;
     return m->raw[0][1] == 0.0f && m->raw[0][2] == 0.0f && m->raw[1][0] == 0.0f &&
            m->raw[1][2] == 0.0f && m->raw[2][0] == 0.0f && m->raw[2][1] == 0.0f;
 }
@@ -52,7 +53,7 @@ void body_sync_inertia(body *b)
 {
     mat3s rotation = xform_rotation_matrix(b->transform);
     mat3s scaled;
-    if (is_diagonal(&b->inverse_inertia_local))
+    if (body_inertia_is_diagonal(b))
         for (int c = 0; c < 3; ++c)
             scaled.col[c] = glms_vec3_scale(rotation.col[c], b->inverse_inertia_local.raw[c][c]);
     else

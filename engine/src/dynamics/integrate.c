@@ -139,11 +139,10 @@ static void move_dynamic_lanes(cairn_world *world, float h, body_velocity *veloc
                                int count)
 {
     integrate_lanes(world, h, velocities, offsets, group, count);
-    for (int l = 0; l < count; ++l) {
-        body *b = &world->bodies.data[group[l]];
-        if (last || inertia_read_next_substep(b))
-            body_sync_inertia(b);
-    }
+    bool sync[INTEGRATE_LANES];
+    for (int l = 0; l < count; ++l)
+        sync[l] = last || inertia_read_next_substep(&world->bodies.data[group[l]]);
+    integrate_lanes_inertia(world, group, count, sync);
 }
 #endif
 

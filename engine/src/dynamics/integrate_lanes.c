@@ -109,6 +109,71 @@ static quad_vec keep_momentum(const lane_bodies *in, const quad_quat *before,
     return quad_turn(after, &local_w);
 }
 
+/* A 3x3 matrix a lane each, by entries: e[column][row], as cglm stores it. */
+typedef struct lane_matrix {
+    quad e[3][3];
+} lane_matrix;
+
+/* glm_quat_mat3: s = 2 / |q| (|q| as glm_vec4_norm with SSE2: sqrt((x^2 + y^2) + (z^2 + w^2)),
+   0 for a zero q), each product (s a) b, each diagonal entry (1 - p) - q. */
+static lane_matrix quat_matrix(const quad_quat *q)
+{
+    quad n2 = (q->x * q->x + q->y * q->y) + (q->z * q->z + q->w * q->w), s = n2;
+    for (int l = 0; l < INTEGRATE_LANES; ++l) {
+        float norm = sqrtf(n2[l]);
+        s[l] = norm > 0.0f ? 2.0f / norm : 0.0f;
+    }
+    quad xx = s * q->x * q->x, xy = s * q->x * q->y, wx = s * q->w * q->x;
+    quad yy = s * q->y * q->y, yz = s * q->y * q->z, wy = s * q->w * q->y;
+    quad zz = s * q->z * q->z, xz = s * q->x * q->z, wz = s * q->w * q->z;
+    return (lane_matrix){{{1.0f - yy - zz, xy + wz, xz - wy},
+                          {xy - wz, 1.0f - xx - zz, yz + wx},
+                          {xz + wy, yz - wx, 1.0f - xx - yy}}};
+}
+
+/* Entry (c, r) of glm_mat3_mul_sse2(a, transpose(m)): the products of k = 0, 1, 2 added in that
+   order; (2, 2) is cglm's dot product, whose fourth product is a zero. */
+static quad mul_transposed(const lane_matrix *a, const lane_matrix *m, int c, int r)
+{
+    quad t0 = a->e[0][r] * m->e[0][c], t1 = a->e[1][r] * m->e[1][c], t2 = a->e[2][r] * m->e[2][c];
+    return c == 2 && r == 2 ? (t0 + t1) + (t2 + 0.0f) : (t0 + t1) + t2;
+}
+
+void integrate_lanes_inertia(cairn_world *world, const uint32_t *group, int count, const bool *sync)
+{
+    quad_quat q = {{0}, {0}, {0}, {1, 1, 1, 1}}; /* empty lanes: the identity */
+    quad d[3] = {{0}, {0}, {0}};                 /* the body-frame inverse inertia's diagonal */
+    bool lane[INTEGRATE_LANES] = {false}, any = false;
+    for (int l = 0; l < count; ++l) {
+        body *b = &world->bodies.data[group[l]];
+        if (!sync[l])
+            continue;
+        if (!body_inertia_is_diagonal(b)) {
+            body_sync_inertia(b);
+            continue;
+        }
+        versors r = b->transform.rotation;
+        q.x[l] = r.x, q.y[l] = r.y, q.z[l] = r.z, q.w[l] = r.w;
+        for (int k = 0; k < 3; ++k)
+            d[k][l] = b->inverse_inertia_local.raw[k][k];
+        lane[l] = any = true;
+    }
+    if (!any)
+        return;
+    /* body_sync_inertia: R's columns scaled by the diagonal, times R^T */
+    lane_matrix rotation = quat_matrix(&q), scaled, world_inverse;
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r)
+            scaled.e[c][r] = rotation.e[c][r] * d[c];
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r)
+            world_inverse.e[c][r] = mul_transposed(&scaled, &rotation, c, r);
+    for (int l = 0; l < count; ++l)
+        for (int c = 0; c < 3 && lane[l]; ++c)
+            for (int r = 0; r < 3; ++r)
+                world->bodies.data[group[l]].inverse_inertia.raw[c][r] = world_inverse.e[c][r][l];
+}
+
 void integrate_lanes(cairn_world *world, float h, body_velocity *velocities,
                      const motion_offset *offsets, const uint32_t *group, int count)
 {

@@ -18,5 +18,9 @@
    origin. The world inverse inertia is left to the caller. */
 void integrate_lanes(cairn_world *world, float h, body_velocity *velocities,
                      const motion_offset *offsets, const uint32_t *group, int count);
+/* body_sync_inertia of the bodies group[l] with sync[l] (l < count <= INTEGRATE_LANES): those
+   with a diagonal body-frame inverse inertia a lane each, the others one at a time. */
+void integrate_lanes_inertia(cairn_world *world, const uint32_t *group, int count,
+                             const bool *sync);
 
 #endif
