@@ -83,6 +83,52 @@ ALWAYS_INLINE void ldl_solve_n(const double *f, int n, double *x, int stride)
             x[i * stride] -= f[k * n + i] * x[k * stride];
 }
 
+/* Two doubles side by side: two columns of a solve at once (one SSE2 register). */
+typedef double column_pair __attribute__((vector_size(16)));
+
+static inline column_pair pair_load(const double *p)
+{
+    column_pair v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void pair_store(double *p, column_pair v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+/* ldl_solve_n of columns c and c + 1 of x (n rows of `columns`), side by side: each lane sees
+   the operations ldl_solve_n gives its column, in its order. */
+ALWAYS_INLINE void ldl_solve_pair_n(const double *f, int n, double *x, int columns, int c)
+{
+    column_pair y[6]; /* n <= 6: a body's rows, or a joint's (JOINT_MAX_ROWS) */
+    for (int i = 0; i < n; ++i)
+        y[i] = pair_load(&x[i * columns + c]);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < i; ++k)
+            y[i] -= f[i * n + k] * y[k];
+    for (int i = 0; i < n; ++i) {
+        double pivot = f[i * n + i];
+        y[i] = pivot != 0.0 ? y[i] / pivot : (column_pair){0.0, 0.0};
+    }
+    for (int i = n - 1; i >= 0; --i)
+        for (int k = i + 1; k < n; ++k)
+            y[i] -= f[k * n + i] * y[k];
+    for (int i = 0; i < n; ++i)
+        pair_store(&x[i * columns + c], y[i]);
+}
+
+/* ldl_solve_n of every column of x (n x columns, row-major), two at a time. */
+ALWAYS_INLINE void ldl_solve_columns_n(const double *f, int n, double *x, int columns)
+{
+    int c = 0;
+    for (; c + 1 < columns; c += 2)
+        ldl_solve_pair_n(f, n, x, columns, c);
+    if (c < columns)
+        ldl_solve_n(f, n, x + c, columns);
+}
+
 static void ldl_solve(const double *f, int n, double *x, int stride)
 {
     switch (n) {
@@ -193,10 +239,9 @@ ALWAYS_INLINE void eliminate_n(tree_node *n, tree_node *p, const tree_joint *joi
     ldl_factor_n(n->factors, dim);
     double h[36];
     coupling(n, p, joints, h);
-    /* to_parent = D^-1 H (dim x pdim), a column at a time; the parent's D -= H^T D^-1 H */
+    /* to_parent = D^-1 H (dim x pdim), two columns at a time; the parent's D -= H^T D^-1 H */
     memcpy(n->to_parent, h, sizeof(double) * (size_t)(dim * pdim));
-    for (int c = 0; c < pdim; ++c)
-        ldl_solve_n(n->factors, dim, n->to_parent + c, pdim);
+    ldl_solve_columns_n(n->factors, dim, n->to_parent, pdim);
     for (int r = 0; r < pdim; ++r)
         for (int c = 0; c <= r; ++c) {
             double sum = 0.0;
