@@ -102,3 +102,56 @@ Test(thread_stats, each_of_three_workers_within_each_stage)
     expect_within_stages(&stats, 3);
     expect_idle_beyond(&stats, 3);
 }
+
+static vec3s vec3_of(float x, float y, float z)
+{
+    return (vec3s){{x, y, z}};
+}
+
+/* A world of boxes on a static ground, on `workers` workers: a stack of `high` boxes in each of
+   the `wide` x `wide` places, 1.5 m apart. Returns solver_workers after 20 steps. */
+static int solver_workers_of(int workers, int wide, int high)
+{
+    cairn_world_def def = cairn_world_default_def();
+    cairn_world *world = cairn_world_create(&def);
+    cr_assert_not_null(world);
+    cairn_shape *ground = cairn_shape_box(vec3_of(40, 1, 40), 0.05f);
+    cairn_shape *box = cairn_shape_box(vec3_of(0.5f, 0.5f, 0.5f), 0.05f);
+    cairn_body_def body = cairn_body_default_def();
+    body.type = CAIRN_STATIC;
+    body.shape = ground;
+    body.transform.position = vec3_of(0, -1, 0);
+    cairn_body_create(world, &body);
+    body.type = CAIRN_DYNAMIC;
+    body.shape = box;
+    body.allow_sleep = false;
+    for (int x = 0; x < wide; ++x)
+        for (int z = 0; z < wide; ++z)
+            for (int y = 0; y < high; ++y) {
+                body.transform.position =
+                    vec3_of(1.5f * (float)x, 0.5f + (float)y, 1.5f * (float)z);
+                cairn_body_create(world, &body);
+            }
+    cairn_thread_pool *pool;
+    cr_assert(thread_bind_pool(world, workers, &pool));
+    for (int n = 0; n < 20; ++n)
+        cairn_world_step(world, 1.0f / 60.0f);
+    cairn_step_stats stats = cairn_world_step_stats(world);
+    cr_expect_eq(stats.workers, workers);
+    cairn_world_destroy(world);
+    cairn_thread_pool_destroy(pool);
+    cairn_shape_release(ground);
+    cairn_shape_release(box);
+    return stats.solver_workers;
+}
+
+/* The solve is shared only when most constraints lie in colours large enough to split: a wide
+   layer of 400 boxes on the ground (one colour of 400 contacts) is; a tall stack (colours of
+   one contact) is not, and neither is anything on one worker. */
+Test(thread_stats, the_solve_is_shared_only_where_its_colours_are_large)
+{
+    cr_expect_eq(solver_workers_of(2, 20, 1), 2, "a wide layer");
+    cr_expect_eq(solver_workers_of(3, 20, 1), 3, "a wide layer");
+    cr_expect_eq(solver_workers_of(2, 1, 16), 1, "a tall stack");
+    cr_expect_eq(solver_workers_of(1, 20, 1), 1, "one worker");
+}

@@ -227,6 +227,10 @@ typedef struct cairn_step_stats {
     float broadphase_worker_ms[CAIRN_MAX_WORKERS];
     float narrowphase_worker_ms[CAIRN_MAX_WORKERS];
     float integrate_worker_ms[CAIRN_MAX_WORKERS];
+    /* The workers the solver ran on: the world's, or 1 when less than three quarters of the
+       constraints lie in colours large enough to share (the others would mostly wait, and slow
+       the one that works); the other stages share their work either way. */
+    int solver_workers;
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);

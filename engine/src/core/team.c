@@ -160,9 +160,10 @@ static void add_times(const team *t, team_times times, float program_ms)
     }
 }
 
-void team_run(const cairn_world_def *def, team_program_fn *program, void *context, team_times times)
+void team_run(const cairn_world_def *def, bool share, team_program_fn *program, void *context,
+              team_times times)
 {
-    team t = {.workers = def->enqueue_task ? def->worker_count : 1};
+    team t = {.workers = def->enqueue_task && share ? def->worker_count : 1};
     for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
         atomic_init(&t.shares[w].claim, 0);
     atomic_init(&t.current, 0);

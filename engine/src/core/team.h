@@ -63,9 +63,10 @@ typedef struct team {
 /* The code the coordinator runs; it calls team_stage_run for each parallel stage. */
 typedef void team_program_fn(team *t, void *context);
 
-/* Runs program with the world's workers (inline with one worker, through the task callbacks
-   otherwise) and returns when it and every worker are done; then adds the workers' times. */
-void team_run(const cairn_world_def *def, team_program_fn *program, void *context,
+/* Runs program with the world's workers (inline with one worker, or when share is false;
+   through the task callbacks otherwise) and returns when it and every worker are done; then
+   adds the workers' times. */
+void team_run(const cairn_world_def *def, bool share, team_program_fn *program, void *context,
               team_times times);
 
 /* Coordinator only: runs run(context, start, end, worker) over [0, items) in blocks on every

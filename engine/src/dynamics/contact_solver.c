@@ -226,10 +226,11 @@ static void stage_prepare(void *context, int start, int end, int worker)
     }
 }
 
-/* Each manifold of a touching contact with something awake to move becomes a solver
-   constraint, and the constraints are packed into batches in colour order. False when scratch
+/* Each manifold of a touching contact with something awake to move will be a solver
+   constraint: the colours, the solve order and the batches, and the batches' memory. On the
+   calling thread, before the team starts (sharing_pays reads the plan). False when scratch
    memory ran out (no contact is solved). */
-static bool prepare_contacts(solver *s)
+static bool plan_step(solver *s)
 {
     cairn_world *w = s->world;
     const cairn_solver_settings *settings = &w->def.solver;
@@ -244,8 +245,26 @@ static bool prepare_contacts(solver *s)
     if (!s->batch_memory)
         return false;
     s->batches = (void *)(((uintptr_t)s->batch_memory + 31u) & ~(uintptr_t)31u);
-    team_stage_run(s->team, TEAM_CONSTRAINTS, stage_prepare, s, s->batch_count, s->batch_block);
     return true;
+}
+
+/* Whether the workers share the solve: when the colours large enough to split (more than one
+   block) hold at least three quarters of the constraints (joints counted as shareable).
+   Otherwise the coordinator solves most colours alone while the others wait for the next shared
+   stage, and is slowed by them: the 1,240-box pyramid (about half of its contacts in colours
+   over 64) ran at 0.59 times its one-worker speed on two workers, 0.94 with the solve on one;
+   ten pyramids side by side (nearly all in large colours) ran at 1.26-1.78 times shared, 1.03
+   alone (bench_threads). The step's other stages stay shared either way. */
+static bool sharing_pays(const solver *s)
+{
+    int shared = 0;
+    for (int c = 0; c < GRAPH_COLOR_COUNT; ++c) {
+        int first = s->batch_color_first[c], end = s->batch_color_first[c + 1];
+        if (end - first > s->batch_block)
+            shared += s->batch_first[end] - s->batch_first[first];
+    }
+    int joints = s->world->joints.count;
+    return 4 * (shared + joints) >= 3 * (s->contact_count + joints);
 }
 
 static void for_each_color(solver *s, team_stage_fn *stage)
@@ -411,8 +430,7 @@ static void solve_step(team *t, void *context)
     const cairn_solver_settings *settings = &world->def.solver;
     s->team = t;
     size_t bodies = (size_t)world->bodies.count + 1;
-    if (!prepare_contacts(s))
-        drop_contacts(s);
+    team_stage_run(t, TEAM_CONSTRAINTS, stage_prepare, s, s->batch_count, s->batch_block);
     bool *touching = arena_push(&world->scratch, bodies, "bodies touching");
     if (touching) {
         memset(touching, 0, bodies);
@@ -426,10 +444,8 @@ static void solve_step(team *t, void *context)
     }
     for_each_color(s, stage_restitution_and_store);
     joints_end(&s->joints);
-    void *pushed[] = {touching, s->batch_memory, s->batch_first};
-    for (int i = 0; i < 3; ++i)
-        if (pushed[i])
-            arena_pop(&world->scratch, pushed[i]);
+    if (touching)
+        arena_pop(&world->scratch, touching);
 }
 
 /* What every contact pass reads. */
@@ -472,8 +488,16 @@ void solver_step(cairn_world *world, float dt)
         s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
     rest_body(&s, (uint32_t)world->bodies.count); /* the body of the batches' empty lanes */
     s.pass = make_pass(&s, s.h);
+    if (!plan_step(&s))
+        drop_contacts(&s);
     team_times times = {world->stats.solver_worker_ms, world->stats.integrate_worker_ms};
-    team_run(&world->def, solve_step, &s, times);
+    bool share = sharing_pays(&s);
+    world->stats.solver_workers = share && world->def.enqueue_task ? world->def.worker_count : 1;
+    team_run(&world->def, share, solve_step, &s, times);
+    void *pushed[] = {s.batch_memory, s.batch_first};
+    for (int i = 0; i < 2; ++i)
+        if (pushed[i])
+            arena_pop(&world->scratch, pushed[i]);
     velocities_store(world, s.velocities);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);
