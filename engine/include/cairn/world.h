@@ -229,7 +229,8 @@ typedef struct cairn_step_stats {
     float integrate_worker_ms[CAIRN_MAX_WORKERS];
     /* The workers the solver ran on: the world's, or 1 when less than three quarters of the
        constraints lie in colours large enough to share (the others would mostly wait, and slow
-       the one that works); the other stages share their work either way. */
+       the one that works). The integration goes with the solve; the broadphase's and the
+       narrow phase's parallel parts are shared either way. */
     int solver_workers;
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */

@@ -254,7 +254,8 @@ static bool plan_step(solver *s)
    stage, and is slowed by them: the 1,240-box pyramid (about half of its contacts in colours
    over 64) ran at 0.59 times its one-worker speed on two workers, 0.94 with the solve on one;
    ten pyramids side by side (nearly all in large colours) ran at 1.26-1.78 times shared, 1.03
-   alone (bench_threads). The step's other stages stay shared either way. */
+   alone (bench_threads). The broadphase's and the narrow phase's parallel parts stay shared
+   either way; the integration, part of the solve, goes with it. */
 static bool sharing_pays(const solver *s)
 {
     int shared = 0;
