@@ -2,6 +2,7 @@
    under the limits, and must be refused beyond them. The fresh manifold (GJK/EPA + clipping) is
    the independent answer. */
 #include "dynamics/contact.h"
+#include "geometry/shape.h"
 
 #include "dynamics/scene_helpers.h"
 #include "geometry/shape_oracle.h"
@@ -33,16 +34,6 @@ static manifold fresh_manifold(const cairn_shape *a, cairn_transform xa, const c
     return fresh_manifold_gap(a, xa, b, xb, &gap);
 }
 
-/* How far b's shape reaches from its origin, from its local bounds (as the narrow phase does). */
-static float reach(const cairn_shape *b)
-{
-    cairn_aabb box = cairn_shape_local_bounds(b);
-    vec3s far = {{fmaxf(fabsf(box.min.x), fabsf(box.max.x)),
-                  fmaxf(fabsf(box.min.y), fabsf(box.max.y)),
-                  fmaxf(fabsf(box.min.z), fabsf(box.max.z))}};
-    return glms_vec3_norm(far);
-}
-
 /* As the narrow phase leaves a contact: the manifold, and the pose and gap it was found at. */
 static contact cached_contact(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                               cairn_transform xb)
@@ -50,7 +41,7 @@ static contact cached_contact(const cairn_shape *a, cairn_transform xa, const ca
     contact c = {0};
     float gap;
     c.manifold = fresh_manifold_gap(a, xa, b, xb, &gap);
-    pair_cache_store(&c, xa, xb, margin, c.manifold.point_count == 0 ? gap : 0.0f, reach(b));
+    pair_cache_store(&c, xa, xb, margin, c.manifold.point_count == 0 ? gap : 0.0f, shape_reach(b));
     return c;
 }
 

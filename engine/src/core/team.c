@@ -160,8 +160,8 @@ static void add_times(const team *t, team_times times, float program_ms)
     }
 }
 
-void team_run(const cairn_world_def *def, bool share, team_program_fn *program, void *context,
-              team_times times)
+int team_run(const cairn_world_def *def, bool share, team_program_fn *program, void *context,
+             team_times times)
 {
     team t = {.workers = def->enqueue_task && share ? def->worker_count : 1};
     for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
@@ -174,11 +174,12 @@ void team_run(const cairn_world_def *def, bool share, team_program_fn *program, 
         uint64_t began = timer_ticks();
         program(&t, context);
         add_times(&t, times, (float)timer_ms_since(began));
-        return;
+        return 1;
     }
     team_launch launch = {&t, program, context};
     void *handle = def->enqueue_task(team_task, t.workers, 1, &launch, def->user_task_context);
     if (handle != NULL)
         def->finish_task(handle, def->user_task_context);
     add_times(&t, times, 0.0f);
+    return t.workers;
 }

@@ -65,9 +65,9 @@ typedef void team_program_fn(team *t, void *context);
 
 /* Runs program with the world's workers (inline with one worker, or when share is false;
    through the task callbacks otherwise) and returns when it and every worker are done; then
-   adds the workers' times. */
-void team_run(const cairn_world_def *def, bool share, team_program_fn *program, void *context,
-              team_times times);
+   adds the workers' times. Returns how many workers it ran on. */
+int team_run(const cairn_world_def *def, bool share, team_program_fn *program, void *context,
+             team_times times);
 
 /* Coordinator only: runs run(context, start, end, worker) over [0, items) in blocks on every
    worker, and returns when all are done. About four blocks per worker, so that one that finishes

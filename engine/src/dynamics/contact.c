@@ -403,16 +403,6 @@ static void compound_narrow_phase(contact *c, const body *a, const body *b, floa
     store_manifolds(c, next, count);
 }
 
-/* How far a shape reaches from its body's origin: the farthest corner of its local bounds. */
-static float shape_reach(const cairn_shape *shape)
-{
-    cairn_aabb box = cairn_shape_local_bounds(shape);
-    vec3s far = {{fmaxf(fabsf(box.min.x), fabsf(box.max.x)),
-                  fmaxf(fabsf(box.min.y), fabsf(box.max.y)),
-                  fmaxf(fabsf(box.min.z), fabsf(box.max.z))}};
-    return glms_vec3_norm(far);
-}
-
 /* The narrow phase proper: GJK/EPA from the simplex cache, then clipping. */
 static void build_manifold(const cairn_world *world, contact *c, const body *a, const body *b,
                            float margin, narrow_tally *tally)

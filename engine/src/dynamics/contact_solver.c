@@ -492,9 +492,7 @@ void solver_step(cairn_world *world, float dt)
     if (!plan_step(&s))
         drop_contacts(&s);
     team_times times = {world->stats.solver_worker_ms, world->stats.integrate_worker_ms};
-    bool share = sharing_pays(&s);
-    world->stats.solver_workers = share && world->def.enqueue_task ? world->def.worker_count : 1;
-    team_run(&world->def, share, solve_step, &s, times);
+    world->stats.solver_workers = team_run(&world->def, sharing_pays(&s), solve_step, &s, times);
     void *pushed[] = {s.batch_memory, s.batch_first};
     for (int i = 0; i < 2; ++i)
         if (pushed[i])

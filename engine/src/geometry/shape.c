@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/validate.h"
 
+#include <math.h>
 #include <string.h>
 
 static bool check_size(const char *function, const char *name, float value)
@@ -212,6 +213,15 @@ float cairn_shape_convex_radius(const cairn_shape *shape)
 cairn_aabb cairn_shape_local_bounds(const cairn_shape *shape)
 {
     return shape->local_bounds;
+}
+
+float shape_reach(const cairn_shape *shape)
+{
+    cairn_aabb box = shape->local_bounds;
+    vec3s far = {{fmaxf(fabsf(box.min.x), fabsf(box.max.x)),
+                  fmaxf(fabsf(box.min.y), fabsf(box.max.y)),
+                  fmaxf(fabsf(box.min.z), fabsf(box.max.z))}};
+    return glms_vec3_norm(far);
 }
 
 cairn_shape_params cairn_shape_get_params(const cairn_shape *shape)

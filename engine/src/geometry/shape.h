@@ -104,4 +104,7 @@ static inline bool shape_is_triangles(const cairn_shape *shape)
 void mesh_destroy(cairn_shape *shape);
 void heightfield_destroy(cairn_shape *shape);
 
+/* How far the shape reaches from its own origin: the farthest corner of its local bounds. */
+float shape_reach(const cairn_shape *shape);
+
 #endif
