@@ -516,3 +516,35 @@ Test(snapshot, a_checksummed_but_corrupt_joint_is_refused)
     free(snapshot);
     cairn_world_destroy(world);
 }
+
+/* A pair found apart lets the narrow phase skip it while its stored gap allows (pair_cache.c): a
+   snapshot rewritten with an impossible gap (and its checksum fixed) is refused. */
+Test(snapshot, a_checksummed_but_impossible_pair_gap_is_refused)
+{
+    cairn_world_def def = cairn_world_default_def();
+    def.gravity = v3(0, 0, 0);
+    cairn_world *world = scene_world(&def);
+    scene_body(world, cairn_shape_sphere(0.5f), CAIRN_DYNAMIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.5f,
+               0.0f);
+    scene_body(world, cairn_shape_sphere(0.5f), CAIRN_DYNAMIC, scene_at(v3(1.06f, 0, 0)), 1000.0f,
+               0.5f, 0.0f);
+    run(world, 2);
+    cr_assert_eq(world->contacts.count, 1, "the two spheres should be a pair");
+    const pair_cache *reuse = &world->contacts.data[0].reuse;
+    cr_assert(reuse->valid && reuse->gap > 0.05f, "a pair apart: gap %g m", (double)reuse->gap);
+    size_t size;
+    unsigned char *snapshot = save(world, &size);
+    float stored[2] = {reuse->gap, reuse->reach_b};
+    unsigned char *at = NULL;
+    for (size_t k = 0; k + sizeof stored <= size && !at; ++k)
+        if (memcmp(snapshot + k, stored, sizeof stored) == 0)
+            at = snapshot + k;
+    cr_assert_not_null(at, "the gap is not in the snapshot");
+    float impossible = -1.0f;
+    memcpy(at, &impossible, sizeof impossible);
+    uint64_t sum = fnv(snapshot, size - sizeof sum);
+    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    expect_refused(world, snapshot, size, "pair-cache gap");
+    free(snapshot);
+    cairn_world_destroy(world);
+}
