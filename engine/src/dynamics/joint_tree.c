@@ -38,7 +38,7 @@ struct tree_node {
 /* Factors the symmetric definite (positive or negative) n x n matrix a in place as L D L^T,
    without pivoting: every block of the elimination is definite (bodies' articulated inertias
    positive, joints' Schur complements negative). A vanishing pivot (a row with no body to act
-   on) is stored as 0, and ldl_solve then gives 0 for it. */
+   on) is stored as 0, and ldl_solve_n then gives 0 for it. */
 ALWAYS_INLINE void ldl_factor_n(double *a, int n)
 {
     for (int j = 0; j < n; ++j) {
@@ -70,41 +70,18 @@ static void ldl_factor(double *a, int n)
     }
 }
 
-/* x = D^-1 x with the factors of ldl_factor (x of stride `stride`: a column of a matrix). */
-ALWAYS_INLINE void ldl_solve_n(const double *f, int n, double *x, int stride)
-{
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < i; ++k)
-            x[i * stride] -= f[i * n + k] * x[k * stride];
-    for (int i = 0; i < n; ++i)
-        x[i * stride] = f[i * n + i] != 0.0 ? x[i * stride] / f[i * n + i] : 0.0;
-    for (int i = n - 1; i >= 0; --i)
-        for (int k = i + 1; k < n; ++k)
-            x[i * stride] -= f[k * n + i] * x[k * stride];
-}
-
-/* Two doubles side by side: two columns of a solve at once (one SSE2 register). */
+/* Two doubles side by side (one SSE2 register): two columns of a solve at once. */
 typedef double column_pair __attribute__((vector_size(16)));
 
-static inline column_pair pair_load(const double *p)
-{
-    column_pair v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline void pair_store(double *p, column_pair v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-/* ldl_solve_n of columns c and c + 1 of x (n rows of `columns`), side by side: each lane sees
-   the operations ldl_solve_n gives its column, in its order. */
+/* x = D^-1 x with the factors of ldl_factor for column c of x (n rows of `columns`) and, when
+   there is one, column c + 1, side by side: each lane sees the same operations in the same
+   order as a column alone (an absent column's lane holds zeros). */
 ALWAYS_INLINE void ldl_solve_pair_n(const double *f, int n, double *x, int columns, int c)
 {
+    bool two = c + 1 < columns;
     column_pair y[6]; /* n <= 6: a body's rows, or a joint's (JOINT_MAX_ROWS) */
     for (int i = 0; i < n; ++i)
-        y[i] = pair_load(&x[i * columns + c]);
+        y[i] = (column_pair){x[i * columns + c], two ? x[i * columns + c + 1] : 0.0};
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < i; ++k)
             y[i] -= f[i * n + k] * y[k];
@@ -115,43 +92,28 @@ ALWAYS_INLINE void ldl_solve_pair_n(const double *f, int n, double *x, int colum
     for (int i = n - 1; i >= 0; --i)
         for (int k = i + 1; k < n; ++k)
             y[i] -= f[k * n + i] * y[k];
-    for (int i = 0; i < n; ++i)
-        pair_store(&x[i * columns + c], y[i]);
-}
-
-/* ldl_solve_n of every column of x (n x columns, row-major), two at a time. */
-ALWAYS_INLINE void ldl_solve_columns_n(const double *f, int n, double *x, int columns)
-{
-    int c = 0;
-    for (; c + 1 < columns; c += 2)
-        ldl_solve_pair_n(f, n, x, columns, c);
-    if (c < columns)
-        ldl_solve_n(f, n, x + c, columns);
-}
-
-static void ldl_solve(const double *f, int n, double *x, int stride)
-{
-    switch (n) {
-    case 3:
-        ldl_solve_n(f, 3, x, stride);
-        break;
-    case 6:
-        ldl_solve_n(f, 6, x, stride);
-        break;
-    default:
-        ldl_solve_n(f, n, x, stride);
+    for (int i = 0; i < n; ++i) {
+        x[i * columns + c] = y[i][0];
+        if (two)
+            x[i * columns + c + 1] = y[i][1];
     }
+}
+
+/* x = D^-1 x for every column of x (n x columns, row-major), two columns at a time. */
+ALWAYS_INLINE void ldl_solve_n(const double *f, int n, double *x, int columns)
+{
+    for (int c = 0; c < columns; c += 2)
+        ldl_solve_pair_n(f, n, x, columns, c);
 }
 
 /* The inverse of a small symmetric definite matrix (the bodies' inertia). */
 static void invert(double *a, int n, double *out)
 {
     ldl_factor(a, n);
-    for (int c = 0; c < n; ++c) {
+    for (int c = 0; c < n; ++c)
         for (int i = 0; i < n; ++i)
             out[i * n + c] = i == c ? 1.0 : 0.0;
-        ldl_solve(a, n, out + c, n);
-    }
+    ldl_solve_n(a, n, out, n);
 }
 
 /* ---- the blocks of H ---- */
@@ -241,7 +203,7 @@ ALWAYS_INLINE void eliminate_n(tree_node *n, tree_node *p, const tree_joint *joi
     coupling(n, p, joints, h);
     /* to_parent = D^-1 H (dim x pdim), two columns at a time; the parent's D -= H^T D^-1 H */
     memcpy(n->to_parent, h, sizeof(double) * (size_t)(dim * pdim));
-    ldl_solve_columns_n(n->factors, dim, n->to_parent, pdim);
+    ldl_solve_n(n->factors, dim, n->to_parent, pdim);
     for (int r = 0; r < pdim; ++r)
         for (int c = 0; c <= r; ++c) {
             double sum = 0.0;
