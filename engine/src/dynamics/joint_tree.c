@@ -22,8 +22,13 @@ struct tree_node {
     int dim;    /* 6 for a body, the row count for a joint */
     int side;   /* of the edge to the parent: which side of the joint the body is (0 a, 1 b) */
     const joint_body_state *body; /* body nodes */
-    double factors[36];           /* D as L D L^T: unit L below the diagonal, D on it */
-    double to_parent[36];         /* D^-1 H(node, parent): dim x parent dim */
+};
+
+/* A node's numbers, apart from its node: the build moves and reorders only the small nodes,
+   and every number is written by the factor or the solve before it is read. */
+struct tree_numbers {
+    double factors[36];   /* D as L D L^T: unit L below the diagonal, D on it */
+    double to_parent[36]; /* D^-1 H(node, parent): dim x parent dim */
     double x[6];
 };
 
@@ -193,34 +198,36 @@ static void tree_nodes(const joint_tree *t, int first, int end, int *from, int *
     *to = end > 0 ? t->tree_end[end - 1] : 0;
 }
 
-/* Factors a node and takes its share off its parent; dim and pdim are the node's and the
-   parent's sizes. */
-ALWAYS_INLINE void eliminate_n(tree_node *n, tree_node *p, const tree_joint *joints, int dim,
-                               int pdim)
+/* Factors a node (numbers nn) and takes its share off its parent (numbers pn); dim and pdim
+   are the node's and the parent's sizes. */
+ALWAYS_INLINE void eliminate_n(const tree_node *n, tree_numbers *nn, const tree_node *p,
+                               tree_numbers *pn, const tree_joint *joints, int dim, int pdim)
 {
-    ldl_factor_n(n->factors, dim);
+    ldl_factor_n(nn->factors, dim);
     double h[36];
     coupling(n, p, joints, h);
     /* to_parent = D^-1 H (dim x pdim), two columns at a time; the parent's D -= H^T D^-1 H */
-    memcpy(n->to_parent, h, sizeof(double) * (size_t)(dim * pdim));
-    ldl_solve_n(n->factors, dim, n->to_parent, pdim);
+    memcpy(nn->to_parent, h, sizeof(double) * (size_t)(dim * pdim));
+    ldl_solve_n(nn->factors, dim, nn->to_parent, pdim);
     for (int r = 0; r < pdim; ++r)
         for (int c = 0; c <= r; ++c) {
             double sum = 0.0;
             for (int k = 0; k < dim; ++k)
-                sum += h[k * pdim + r] * n->to_parent[k * pdim + c];
-            p->factors[r * pdim + c] -= sum; /* the lower triangle is all LDL^T reads */
+                sum += h[k * pdim + r] * nn->to_parent[k * pdim + c];
+            pn->factors[r * pdim + c] -= sum; /* the lower triangle is all LDL^T reads */
         }
 }
 
-static void eliminate(tree_node *n, tree_node *p, const tree_joint *joints)
+static void eliminate(const joint_tree *t, int i, const tree_joint *joints)
 {
+    const tree_node *n = &t->nodes[i], *p = &t->nodes[n->parent];
+    tree_numbers *nn = &t->numbers[i], *pn = &t->numbers[n->parent];
     if (n->dim == 6 && p->dim == 3)
-        eliminate_n(n, p, joints, 6, 3);
+        eliminate_n(n, nn, p, pn, joints, 6, 3);
     else if (n->dim == 3 && p->dim == 6)
-        eliminate_n(n, p, joints, 3, 6);
+        eliminate_n(n, nn, p, pn, joints, 3, 6);
     else
-        eliminate_n(n, p, joints, n->dim, p->dim);
+        eliminate_n(n, nn, p, pn, joints, n->dim, p->dim);
 }
 
 void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int end)
@@ -229,18 +236,18 @@ void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int e
     tree_nodes(t, first, end, &from, &to);
     /* D starts as H(node, node); each child, once factored, takes its share off its parent */
     for (int i = from; i < to; ++i) {
-        tree_node *n = &t->nodes[i];
+        const tree_node *n = &t->nodes[i];
         if (n->kind == NODE_BODY)
-            mass_block(n->body, n->factors);
+            mass_block(n->body, t->numbers[i].factors);
         else
-            joint_block(&joints[n->index], n->factors);
+            joint_block(&joints[n->index], t->numbers[i].factors);
     }
     for (int i = from; i < to; ++i) {
-        tree_node *n = &t->nodes[i];
+        const tree_node *n = &t->nodes[i];
         if (n->parent < 0)
-            ldl_factor(n->factors, n->dim);
+            ldl_factor(t->numbers[i].factors, n->dim);
         else
-            eliminate(n, &t->nodes[n->parent], joints);
+            eliminate(t, i, joints);
     }
 }
 
@@ -265,25 +272,25 @@ static void joint_residual(const tree_joint *tj, softness soft, double *out)
 }
 
 /* The forward sweep at a node: its share of the right-hand side goes to its parent. */
-ALWAYS_INLINE void pass_up_n(const tree_node *n, tree_node *p, int dim, int pdim)
+ALWAYS_INLINE void pass_up_n(const tree_numbers *n, tree_numbers *p, int dim, int pdim)
 {
     for (int c = 0; c < pdim; ++c)
         for (int k = 0; k < dim; ++k)
             p->x[c] -= n->to_parent[k * pdim + c] * n->x[k];
 }
 
-static void pass_up(const tree_node *n, tree_node *p)
+static void pass_up(const tree_numbers *n, tree_numbers *p, int dim, int pdim)
 {
-    if (n->dim == 6 && p->dim == 3)
+    if (dim == 6 && pdim == 3)
         pass_up_n(n, p, 6, 3);
-    else if (n->dim == 3 && p->dim == 6)
+    else if (dim == 3 && pdim == 6)
         pass_up_n(n, p, 3, 6);
     else
-        pass_up_n(n, p, n->dim, p->dim);
+        pass_up_n(n, p, dim, pdim);
 }
 
 /* The backward sweep at a node (parent NULL at a root): its unknowns from its parent's. */
-ALWAYS_INLINE void solve_down_n(tree_node *n, const tree_node *p, int dim, int pdim)
+ALWAYS_INLINE void solve_down_n(tree_numbers *n, const tree_numbers *p, int dim, int pdim)
 {
     double y[6];
     memcpy(y, n->x, sizeof(double) * (size_t)dim);
@@ -296,49 +303,53 @@ ALWAYS_INLINE void solve_down_n(tree_node *n, const tree_node *p, int dim, int p
     memcpy(n->x, y, sizeof(double) * (size_t)dim);
 }
 
-static void solve_down(tree_node *n, const tree_node *p)
+static void solve_down(tree_numbers *n, const tree_numbers *p, int dim, int pdim)
 {
-    int pdim = p ? p->dim : 0;
-    if (n->dim == 6 && pdim == 3)
+    if (dim == 6 && pdim == 3)
         solve_down_n(n, p, 6, 3);
-    else if (n->dim == 3 && pdim == 6)
+    else if (dim == 3 && pdim == 6)
         solve_down_n(n, p, 3, 6);
     else
-        solve_down_n(n, p, n->dim, pdim);
+        solve_down_n(n, p, dim, pdim);
 }
 
 void joint_tree_solve(const joint_tree *t, tree_joint *joints, int first, int end)
 {
-    tree_node *nodes = t->nodes;
+    const tree_node *nodes = t->nodes;
+    tree_numbers *numbers = t->numbers;
     int from, to;
     tree_nodes(t, first, end, &from, &to);
     for (int i = from; i < to; ++i) {
-        tree_node *n = &nodes[i];
+        const tree_node *n = &nodes[i];
         if (n->kind == NODE_BODY)
-            memset(n->x, 0, sizeof n->x);
+            memset(numbers[i].x, 0, sizeof numbers[i].x);
         else
-            joint_residual(&joints[n->index], joints[n->index].soft, n->x);
+            joint_residual(&joints[n->index], joints[n->index].soft, numbers[i].x);
     }
     /* forward: children first, each passes its share up */
-    for (int i = from; i < to; ++i)
-        if (nodes[i].parent >= 0)
-            pass_up(&nodes[i], &nodes[nodes[i].parent]);
+    for (int i = from; i < to; ++i) {
+        int p = nodes[i].parent;
+        if (p >= 0)
+            pass_up(&numbers[i], &numbers[p], nodes[i].dim, nodes[p].dim);
+    }
     /* backward: parents first */
-    for (int i = to - 1; i >= from; --i)
-        solve_down(&nodes[i], nodes[i].parent >= 0 ? &nodes[nodes[i].parent] : NULL);
+    for (int i = to - 1; i >= from; --i) {
+        int p = nodes[i].parent;
+        solve_down(&numbers[i], p >= 0 ? &numbers[p] : NULL, nodes[i].dim,
+                   p >= 0 ? nodes[p].dim : 0);
+    }
     for (int i = from; i < to; ++i) {
         const tree_node *n = &nodes[i];
+        const double *x = numbers[i].x;
         if (n->kind == NODE_JOINT) {
             tree_joint *tj = &joints[n->index];
             for (int r = 0; r < tj->count; ++r)
-                *tj->rows[r].impulse += (float)n->x[r];
+                *tj->rows[r].impulse += (float)x[r];
             continue;
         }
         body_velocity *v = n->body->velocity;
-        v->linear =
-            glms_vec3_add(v->linear, (vec3s){{(float)n->x[0], (float)n->x[1], (float)n->x[2]}});
-        v->angular =
-            glms_vec3_add(v->angular, (vec3s){{(float)n->x[3], (float)n->x[4], (float)n->x[5]}});
+        v->linear = glms_vec3_add(v->linear, (vec3s){{(float)x[0], (float)x[1], (float)x[2]}});
+        v->angular = glms_vec3_add(v->angular, (vec3s){{(float)x[3], (float)x[4], (float)x[5]}});
     }
 }
 
@@ -471,12 +482,16 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
     void *memory =
         arena_push(scratch, sizeof(int32_t) * (3 * n + 1 + 2 * k) + sizeof(bool) * (n + k) + 16,
                    "joint tree scratch");
-    /* the nodes, then the trees' ends (tree_node is a multiple of 8 bytes) */
-    tree_node *nodes =
-        arena_push(scratch, (sizeof(tree_node) + sizeof(int)) * (3 * k + 1), "joint tree nodes");
-    if (memory == NULL || nodes == NULL) {
-        if (nodes)
-            arena_pop(scratch, nodes);
+    /* the numbers, the nodes, then the trees' ends (tree_numbers and tree_node are multiples of
+       8 bytes) */
+    size_t most = 3 * k + 1;
+    tree_numbers *numbers =
+        arena_push(scratch, (sizeof(tree_numbers) + sizeof(tree_node) + sizeof(int)) * most,
+                   "joint tree nodes");
+    tree_node *nodes = numbers ? (tree_node *)(numbers + most) : NULL;
+    if (memory == NULL || numbers == NULL) {
+        if (numbers)
+            arena_pop(scratch, numbers);
         if (memory)
             arena_pop(scratch, memory);
         memset(in_tree, 0, k);
@@ -525,8 +540,9 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
         }
     children_first(nodes, b.count);
     t->nodes = nodes;
+    t->numbers = numbers;
     t->node_count = b.count;
-    t->tree_end = (int *)(nodes + 3 * k + 1);
+    t->tree_end = (int *)(nodes + most);
     for (int i = 0; i < b.count; ++i)
         if (nodes[i].parent < 0) /* a root closes its tree */
             t->tree_end[t->tree_count++] = i + 1;
@@ -536,8 +552,8 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
 
 void joint_tree_free(joint_tree *t, arena *scratch)
 {
-    if (t->nodes)
-        arena_pop(scratch, t->nodes);
+    if (t->numbers)
+        arena_pop(scratch, t->numbers);
     if (t->scratch)
         arena_pop(scratch, t->scratch);
     memset(t, 0, sizeof *t);

@@ -34,9 +34,11 @@ typedef struct tree_joint {
 } tree_joint;
 
 typedef struct tree_node tree_node;
+typedef struct tree_numbers tree_numbers;
 
 typedef struct joint_tree {
-    tree_node *nodes; /* children before parents */
+    tree_node *nodes;      /* children before parents */
+    tree_numbers *numbers; /* by node */
     int node_count;
     /* Each tree's nodes are contiguous, its root last: tree i ends before tree_end[i]. Trees
        share no moving body, so they can be factored and solved on different workers. */
