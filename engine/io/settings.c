@@ -51,6 +51,7 @@ static const field fields[] = {
     SOLVER(position_correction, FIELD_ENUM, 0, 2),
     SOLVER(warm_starting, FIELD_BOOL, 0, 1),
     SOLVER(simplex_caching, FIELD_BOOL, 0, 1),
+    SOLVER(joint_trees, FIELD_BOOL, 0, 1),
     SOLVER(sleep_linear_velocity, FIELD_FLOAT, 0, 10),
     SOLVER(sleep_angular_velocity, FIELD_FLOAT, 0, 10),
     SOLVER(time_to_sleep, FIELD_FLOAT, 0, 100),

@@ -285,12 +285,12 @@ Test(snapshot, compounds_with_several_manifolds)
 }
 
 /* A world of a floor and a few falling boxes whose definitions carry `fill` in their padding
-   bytes (after the solver's two bools, and inside every transform before its rotation). */
+   bytes (after the solver's three bools, and inside every transform before its rotation). */
 static cairn_world *build_with_padding(unsigned char fill)
 {
     cairn_world_def def = cairn_world_default_def();
     unsigned char *bools_end = (unsigned char *)&def + offsetof(cairn_world_def, solver) +
-                               offsetof(cairn_solver_settings, simplex_caching) + 1;
+                               offsetof(cairn_solver_settings, joint_trees) + 1;
     unsigned char *next = (unsigned char *)&def + offsetof(cairn_world_def, solver) +
                           offsetof(cairn_solver_settings, sleep_linear_velocity);
     memset(bools_end, fill, (size_t)(next - bools_end));

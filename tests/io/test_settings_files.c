@@ -40,6 +40,7 @@ static const struct {
     FIELD(solver.position_correction),
     FIELD(solver.warm_starting),
     FIELD(solver.simplex_caching),
+    FIELD(solver.joint_trees),
     FIELD(solver.sleep_linear_velocity),
     FIELD(solver.sleep_angular_velocity),
     FIELD(solver.time_to_sleep),

@@ -123,3 +123,30 @@ Test(chain, heavy_load_keeps_anchors_together)
         cairn_world_destroy(world);
     }
 }
+
+/* With joint_trees off the same chain is left to the Gauss-Seidel passes: it still holds
+   together, but a heavy load stretches it where the tree solve does not (the setting's
+   trade-off, settings.md), and it gives another state. */
+Test(chain, without_trees_the_passes_hold_a_loaded_chain_looser)
+{
+    float worst[2];
+    uint64_t hash[2];
+    for (int trees = 0; trees < 2; ++trees) {
+        cairn_world_def def = cairn_world_default_def();
+        def.angular_damping = 0.0f;
+        def.solver.joint_trees = trees == 1;
+        cairn_world *world = scene_world(&def);
+        chain c = make_chain(world, 100.0f);
+        worst[trees] = swing(world, &c, 600, 3.0f);
+        hash[trees] = cairn_world_state_hash(world);
+        cairn_world_destroy(world);
+    }
+    cr_log_info("load ratio 100: largest gap %.3f mm without trees, %.3f mm with",
+                (double)worst[0] * 1000.0, (double)worst[1] * 1000.0);
+    cr_expect(worst[1] < 0.01f, "with trees: anchors %.2f mm apart", (double)worst[1] * 1000.0);
+    cr_expect(worst[0] > 2.0f * worst[1], "without trees %.3f mm, with %.3f mm: no difference",
+              (double)worst[0] * 1000.0, (double)worst[1] * 1000.0);
+    cr_expect(worst[0] < 0.1f, "without trees the chain came apart: %.1f mm",
+              (double)worst[0] * 1000.0);
+    cr_expect_neq(hash[0], hash[1]);
+}

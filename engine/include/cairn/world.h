@@ -41,6 +41,10 @@ typedef struct cairn_solver_settings {
     int position_correction; /* CAIRN_BAUMGARTE, CAIRN_SPLIT_IMPULSE, CAIRN_SOFT_STEP (default) */
     bool warm_starting;      /* default true */
     bool simplex_caching;    /* default true */
+    bool joint_trees;        /* default true: jointed groups that form calm trees (no loop, no
+                                contact) are solved directly, exactly, whatever their masses;
+                                false: every joint by the Gauss-Seidel passes, cheaper for crowds
+                                of jointed bodies, but chains under heavy loads stretch */
     float sleep_linear_velocity;  /* m/s; 0.05, [0, 10] */
     float sleep_angular_velocity; /* rad/s; 0.05, [0, 10] */
     float time_to_sleep;          /* s; 0.5, [0, 100] */

@@ -24,6 +24,7 @@ cairn_world_def cairn_world_default_def(void)
         .position_correction = CAIRN_SOFT_STEP,
         .warm_starting = true,
         .simplex_caching = true,
+        .joint_trees = true,
         .sleep_linear_velocity = 0.05f,
         .sleep_angular_velocity = 0.05f,
         .time_to_sleep = 0.5f,

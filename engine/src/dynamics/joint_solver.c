@@ -333,8 +333,10 @@ void joints_prepare(joint_solver *js)
     team_stage_run(js->team, TEAM_CONSTRAINTS, stage_prepare, js, js->count, JOINT_BLOCK);
     if (!js->tree_built && js->count > 0) {
         js->tree_built = true;
-        joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
-                         (const uint32_t(*)[2])js->bodies, js->count, js->touching, js->in_tree);
+        if (js->world->def.solver.joint_trees)
+            joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
+                             (const uint32_t(*)[2])js->bodies, js->count, js->touching,
+                             js->in_tree);    /* else no joint is in a tree (joints_begin) */
         for (int k = 0; k < js->count; ++k) { /* the rows outside trees are soft */
             set_softness(js, k, js->steps[k].rigid_soft);
             joint *j = &js->world->joints.data[js->active[k]];

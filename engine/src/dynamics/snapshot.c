@@ -30,7 +30,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 4u
+#define SNAPSHOT_VERSION 5u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not what its shape and density give. */
@@ -152,13 +152,13 @@ static void put_characters(cursor *c, const cairn_world *w, uint32_t count)
     mem_free(all, bytes);
 }
 
-/* The settings with zeros for the padding after the solver's two bools, for the same reason as
+/* The settings with zeros for the padding after the solver's three bools, for the same reason as
    the body transforms: undefined bytes would make one state's snapshots differ. */
 static void put_def(cursor *c, const cairn_world_def *def)
 {
     enum {
         BOOLS_END = offsetof(cairn_world_def, solver) +
-                    offsetof(cairn_solver_settings, simplex_caching) + sizeof(bool),
+                    offsetof(cairn_solver_settings, joint_trees) + sizeof(bool),
         NEXT = offsetof(cairn_world_def, solver) +
                offsetof(cairn_solver_settings, sleep_linear_velocity)
     };
