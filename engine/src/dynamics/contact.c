@@ -230,23 +230,41 @@ static void remove_parked_pairs(cairn_world *world, const broadphase_pair *remov
     world->parked.count = kept;
 }
 
+/* The first contact at or after the pair (a, b) in the sorted contacts. */
+static int first_at_or_after(const contact_array *contacts, uint32_t a, uint32_t b)
+{
+    int low = 0, high = contacts->count;
+    while (low < high) {
+        int middle = low + (high - low) / 2;
+        const contact *c = &contacts->data[middle];
+        if (body_pair_order(c->body_a, c->body_b, a, b) < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low;
+}
+
 /* Drops contacts whose pair the broadphase removed. Both lists are sorted by (a, b), so one
-   merge walk finds them. */
+   merge walk finds them; it starts at the first removed pair, and a contact is copied only
+   once it has somewhere to go (a contact is over 500 bytes, and thousands of them sit before
+   the first removal or between removals). */
 static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int count)
 {
     if (count == 0)
         return;
-    int kept = 0, k = 0, found = 0;
-    for (int i = 0; i < world->contacts.count; ++i) {
+    int start = first_at_or_after(&world->contacts, removed[0].a, removed[0].b);
+    int kept = start, k = 0, found = 0;
+    for (int i = start; i < world->contacts.count; ++i) {
         contact *c = &world->contacts.data[i];
         while (k < count && body_pair_order(removed[k].a, removed[k].b, c->body_a, c->body_b) < 0)
             ++k;
         bool gone = k < count && removed[k].a == c->body_a && removed[k].b == c->body_b;
         found += gone;
-        if (!gone)
-            world->contacts.data[kept++] = *c;
-        else
+        if (gone)
             contact_dispose(world, c);
+        else if (kept++ != i)
+            world->contacts.data[kept - 1] = *c;
     }
     world->contacts.count = kept;
     /* Pairs without a contact (filtered, static) are not found either; the parked list is only
