@@ -4,8 +4,6 @@
 #include "core/error.h"
 #include "core/sort.h"
 
-#include <stdlib.h>
-
 /* A free record has proxy[0] == FREE_MARK and continues the free list through next[0]. */
 #define FREE_MARK UINT32_MAX
 
@@ -225,15 +223,20 @@ static bool pair_truth(broadphase *bp, uint32_t p, uint32_t q)
     return truth;
 }
 
-static int compare_candidates(const void *x, const void *y)
+/* A strict total order on (key, p, q): the introsort gives the one order any sort gives (equal
+   candidates, the same pair queued twice, are identical). */
+static bool candidate_before(const bp_candidate *a, const bp_candidate *b)
 {
-    const bp_candidate *a = x, *b = y;
     if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
+        return a->key < b->key;
     if (a->p != b->p)
-        return a->p < b->p ? -1 : 1;
-    return (a->q > b->q) - (a->q < b->q);
+        return a->p < b->p;
+    return a->q < b->q;
 }
+
+/* inlined comparisons: libc's qsort (a merge sort calling through a pointer) cost more than
+   the comparisons themselves */
+SORT_DEFINE(sort_candidates, bp_candidate, candidate_before)
 
 static bool key_before(const uint64_t *a, const uint64_t *b)
 {
@@ -267,17 +270,7 @@ bool publish_candidates(broadphase *bp)
         return true;
     if (!reserve_events(bp, n))
         return false;
-    if (n > 24) {
-        qsort(c, (size_t)n, sizeof *c, compare_candidates);
-    } else { /* a few moved bodies: insertion sort beats qsort's calls */
-        for (int i = 1; i < n; i++) {
-            bp_candidate x = c[i];
-            int j = i;
-            for (; j > 0 && compare_candidates(&c[j - 1], &x) > 0; j--)
-                c[j] = c[j - 1];
-            c[j] = x;
-        }
-    }
+    sort_candidates(c, n);
     for (int i = 0; i < n;) {
         uint64_t key = c[i].key;
         bool truth = false;
