@@ -90,7 +90,8 @@ int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q)
     return -1;
 }
 
-static void unlink_record(broadphase *bp, int32_t r)
+/* Takes record r out of both proxies' lists and onto the free list (not out of the index). */
+static void unlink_lists(broadphase *bp, int32_t r)
 {
     bp_record *rec = &bp->records.data[r];
     for (int side = 0; side < 2; side++) {
@@ -108,12 +109,18 @@ static void unlink_record(broadphase *bp, int32_t r)
         }
         owner->degree--;
     }
-    if (indexed(bp, rec->proxy[0], rec->proxy[1]))
-        hash_set_remove(&bp->record_index, pair_key(rec->proxy[0], rec->proxy[1]));
     rec->proxy[0] = FREE_MARK;
     rec->next[0] = bp->free_record;
     bp->free_record = r;
     bp->record_count--;
+}
+
+static void unlink_record(broadphase *bp, int32_t r)
+{
+    const bp_record *rec = &bp->records.data[r];
+    if (indexed(bp, rec->proxy[0], rec->proxy[1]))
+        hash_set_remove(&bp->record_index, pair_key(rec->proxy[0], rec->proxy[1]));
+    unlink_lists(bp, r);
 }
 
 void record_unlink(broadphase *bp, int32_t r)
@@ -189,8 +196,11 @@ void records_clear_dynamic(broadphase *bp)
         const bp_record *rec = &bp->records.data[r];
         if (rec->proxy[0] != FREE_MARK &&
             !((px[rec->proxy[0]].flags | px[rec->proxy[1]].flags) & BP_STATIC))
-            unlink_record(bp, r);
+            unlink_lists(bp, r);
     }
+    /* the index holds exactly these records: emptied at once, not key by key (each removal a
+       probe, and the table shrinking step by step only to grow again as the cells refill) */
+    hash_set_clear(&bp->record_index);
 }
 
 void records_clear(broadphase *bp)
