@@ -116,6 +116,7 @@ typedef struct broadphase {
     ARRAY(bp_record) records;
     int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;
+    ARRAY(int32_t) record_moves; /* scratch of records_compact: old index -> new, -1 when free */
     /* pair_key of two dynamic proxies -> their record: in a dense pile a proxy has ~20 records,
        and walking its list on every sweep-axis swap was the broadphase's main cost */
     hash_set record_index;

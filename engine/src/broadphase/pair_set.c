@@ -160,8 +160,47 @@ void record_queue_partners(broadphase *bp, uint32_t p)
     }
 }
 
+static int32_t moved_link(const int32_t *moves, int32_t r)
+{
+    return r >= 0 ? moves[r] : -1;
+}
+
+/* Packs the live records at the front, in their order, when free slots outnumber them: the
+   pass over every record below reads the free ones too, and a regrid (all dynamic records
+   freed, then made again from the free list) or a chain swinging apart leaves many behind.
+   Only indices change, and no record index is held across an update's phases. Out of memory:
+   the records stay as they are. */
+static void records_compact(broadphase *bp)
+{
+    int n = bp->records.count;
+    if (n <= 2 * bp->record_count + 64 || !array_reserve(&bp->record_moves, n))
+        return;
+    int32_t *moves = bp->record_moves.data;
+    bp_record *recs = bp->records.data;
+    int32_t live = 0;
+    for (int32_t r = 0; r < n; r++)
+        moves[r] = recs[r].proxy[0] == FREE_MARK ? -1 : live++;
+    for (int32_t r = 0; r < n; r++) {
+        if (moves[r] < 0)
+            continue;
+        bp_record rec = recs[r];
+        for (int side = 0; side < 2; side++) {
+            rec.next[side] = moved_link(moves, rec.next[side]);
+            rec.prev[side] = moved_link(moves, rec.prev[side]);
+        }
+        recs[moves[r]] = rec; /* moves[r] <= r: nothing unread is overwritten */
+        if (indexed(bp, rec.proxy[0], rec.proxy[1])) /* the key is there: no growth */
+            hash_set_put(&bp->record_index, pair_key(rec.proxy[0], rec.proxy[1]), moves[r]);
+    }
+    for (int i = 0; i < bp->proxies.count; i++)
+        bp->proxies.data[i].pair_head = moved_link(moves, bp->proxies.data[i].pair_head);
+    bp->records.count = live;
+    bp->free_record = -1;
+}
+
 void records_queue_changed(broadphase *bp)
 {
+    records_compact(bp);
     const bp_proxy *px = bp->proxies.data;
     for (int r = 0; r < bp->records.count; r++) {
         const bp_record *rec = &bp->records.data[r];
