@@ -438,10 +438,14 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
     for (int c = 0; c < bp->g[0] * bp->g[1]; c++) {
         bp_endpoint_array *cell = &bp->cells.data[c];
         bp_endpoint *e = cell->data;
+        /* every endpoint takes its proxy's value: an unmoved proxy's is the one it holds, and
+           writing it anyway spares two coin-toss branches per endpoint (moved? max?) */
         for (int i = 0; i < cell->count; i++) {
             const bp_proxy *q = &px[e[i].id >> 1];
-            if (q->flags & BP_MOVED)
-                e[i].value = (e[i].id & 1u) ? q->max[sweep] : q->min[sweep];
+            const float *ends[2] = {q->min, q->max};
+            float value = ends[e[i].id & 1u][sweep];
+            CAIRN_ASSERT((q->flags & BP_MOVED) || value == e[i].value);
+            e[i].value = value;
         }
         for (int i = 1; i < cell->count; i++)
             if (ep_less(e[i], e[i - 1]))
