@@ -262,7 +262,8 @@ static void cell_pairs(broadphase *bp, const bp_endpoint_array *cell, uint32_t p
         if (ep.value > hi)
             break;
         uint32_t q = ep.id >> 1;
-        if ((ep.id & 1u) || q == p || px[q].in_hi < lo)
+        /* one branch, not three: the kind of endpoint is a coin toss */
+        if (!(((ep.id & 1u) == 0) & (q != p) & (px[q].in_hi >= lo)))
             continue;
         if (enter)
             share(bp, p, q, true);
