@@ -176,18 +176,20 @@ static void refresh_outside(broadphase *bp, uint32_t p)
 
 /* ---- one cell ---- */
 
-/* First endpoint not less than (value, kind). */
+/* First endpoint not less than (value, kind). Each step halves the range by a select, not a
+   branch: where the key falls in a cell is a coin toss at every step. */
 static int lower_bound(const bp_endpoint_array *e, bp_endpoint key)
 {
-    int lo = 0, hi = e->count;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (ep_less(e->data[mid], key))
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (e->count == 0)
+        return 0;
+    const bp_endpoint *base = e->data;
+    int n = e->count;
+    while (n > 1) { /* the answer lies in [base, base + n] */
+        int half = n / 2;
+        base = ep_less(base[half], key) ? base + half : base;
+        n -= half;
     }
-    return lo;
+    return (int)(base - e->data) + (ep_less(*base, key) ? 1 : 0);
 }
 
 /* Index of endpoint id with this value in the cell (it must be there). */
