@@ -45,20 +45,22 @@ typedef struct bp_endpoint {
 typedef ARRAY(bp_endpoint) bp_endpoint_array;
 
 typedef struct bp_proxy {
+    /* the fields the passes over records and cells read (the overlap test, the filter, the
+       moved flag, the sweep interval) come first, in one or two cache lines, the rest after */
     float min[3], max[3]; /* fat AABB, world axes */
+    uint32_t flags;       /* BP_* flags in internal.h */
     uint32_t body, layer, mask;
-    int32_t pair_head;   /* first overlap record of this proxy, -1 when none */
-    int32_t degree;      /* overlap records of this proxy */
-    int32_t static_item; /* static: index in static_items, -1 when not in it */
-    /* dynamic, as sorted into the cells: the cell rectangle [cell_lo, cell_hi] on the two grid
-       axes and the interval on the sweep axis (min/max may already hold a pending move) */
-    int32_t cell_lo[2], cell_hi[2];
+    /* dynamic, as sorted into the cells: the interval on the sweep axis (min/max may already
+       hold a pending move) and the cell rectangle [cell_lo, cell_hi] on the two grid axes */
     float in_lo, in_hi;
+    int32_t pair_head; /* first overlap record of this proxy, -1 when none */
+    int32_t degree;    /* overlap records of this proxy */
+    int32_t cell_lo[2], cell_hi[2];
+    int32_t static_item; /* static: index in static_items, -1 when not in it */
     /* dynamic: the box of its last static-tree query; it has a record with every (filtered)
        static overlapping it */
     float reach_min[3], reach_max[3];
     float reach_growth; /* how much larger than the fat AABB the reach was made */
-    uint32_t flags;     /* BP_* flags in internal.h */
 } bp_proxy;
 
 /* An overlap record: a filtered pair of dynamic proxies interleaving on the sweep axis in at
@@ -116,6 +118,7 @@ typedef struct broadphase {
     ARRAY(bp_record) records;
     int32_t free_record; /* free list through next[0], -1 when empty */
     int record_count;
+    ARRAY(int32_t) record_moves; /* scratch of records_compact: old index -> new, -1 when free */
     /* pair_key of two dynamic proxies -> their record: in a dense pile a proxy has ~20 records,
        and walking its list on every sweep-axis swap was the broadphase's main cost */
     hash_set record_index;

@@ -176,18 +176,20 @@ static void refresh_outside(broadphase *bp, uint32_t p)
 
 /* ---- one cell ---- */
 
-/* First endpoint not less than (value, kind). */
+/* First endpoint not less than (value, kind). Each step halves the range by a select, not a
+   branch: where the key falls in a cell is a coin toss at every step. */
 static int lower_bound(const bp_endpoint_array *e, bp_endpoint key)
 {
-    int lo = 0, hi = e->count;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (ep_less(e->data[mid], key))
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (e->count == 0)
+        return 0;
+    const bp_endpoint *base = e->data;
+    int n = e->count;
+    while (n > 1) { /* the answer lies in [base, base + n] */
+        int half = n / 2;
+        base = ep_less(base[half], key) ? base + half : base;
+        n -= half;
     }
-    return lo;
+    return (int)(base - e->data) + (ep_less(*base, key) ? 1 : 0);
 }
 
 /* Index of endpoint id with this value in the cell (it must be there). */
@@ -262,7 +264,8 @@ static void cell_pairs(broadphase *bp, const bp_endpoint_array *cell, uint32_t p
         if (ep.value > hi)
             break;
         uint32_t q = ep.id >> 1;
-        if ((ep.id & 1u) || q == p || px[q].in_hi < lo)
+        /* one branch, not three: the kind of endpoint is a coin toss */
+        if (!(((ep.id & 1u) == 0) & (q != p) & (px[q].in_hi >= lo)))
             continue;
         if (enter)
             share(bp, p, q, true);
@@ -438,10 +441,14 @@ bool cells_move_all(broadphase *bp, const int32_t *moved, int count)
     for (int c = 0; c < bp->g[0] * bp->g[1]; c++) {
         bp_endpoint_array *cell = &bp->cells.data[c];
         bp_endpoint *e = cell->data;
+        /* every endpoint takes its proxy's value: an unmoved proxy's is the one it holds, and
+           writing it anyway spares two coin-toss branches per endpoint (moved? max?) */
         for (int i = 0; i < cell->count; i++) {
             const bp_proxy *q = &px[e[i].id >> 1];
-            if (q->flags & BP_MOVED)
-                e[i].value = (e[i].id & 1u) ? q->max[sweep] : q->min[sweep];
+            const float *ends[2] = {q->min, q->max};
+            float value = ends[e[i].id & 1u][sweep];
+            CAIRN_ASSERT((q->flags & BP_MOVED) || value == e[i].value);
+            e[i].value = value;
         }
         for (int i = 1; i < cell->count; i++)
             if (ep_less(e[i], e[i - 1]))

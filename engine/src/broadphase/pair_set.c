@@ -4,8 +4,6 @@
 #include "core/error.h"
 #include "core/sort.h"
 
-#include <stdlib.h>
-
 /* A free record has proxy[0] == FREE_MARK and continues the free list through next[0]. */
 #define FREE_MARK UINT32_MAX
 
@@ -92,7 +90,8 @@ int32_t record_find(const broadphase *bp, uint32_t p, uint32_t q)
     return -1;
 }
 
-static void unlink_record(broadphase *bp, int32_t r)
+/* Takes record r out of both proxies' lists and onto the free list (not out of the index). */
+static void unlink_lists(broadphase *bp, int32_t r)
 {
     bp_record *rec = &bp->records.data[r];
     for (int side = 0; side < 2; side++) {
@@ -110,12 +109,18 @@ static void unlink_record(broadphase *bp, int32_t r)
         }
         owner->degree--;
     }
-    if (indexed(bp, rec->proxy[0], rec->proxy[1]))
-        hash_set_remove(&bp->record_index, pair_key(rec->proxy[0], rec->proxy[1]));
     rec->proxy[0] = FREE_MARK;
     rec->next[0] = bp->free_record;
     bp->free_record = r;
     bp->record_count--;
+}
+
+static void unlink_record(broadphase *bp, int32_t r)
+{
+    const bp_record *rec = &bp->records.data[r];
+    if (indexed(bp, rec->proxy[0], rec->proxy[1]))
+        hash_set_remove(&bp->record_index, pair_key(rec->proxy[0], rec->proxy[1]));
+    unlink_lists(bp, r);
 }
 
 void record_unlink(broadphase *bp, int32_t r)
@@ -155,8 +160,47 @@ void record_queue_partners(broadphase *bp, uint32_t p)
     }
 }
 
+static int32_t moved_link(const int32_t *moves, int32_t r)
+{
+    return r >= 0 ? moves[r] : -1;
+}
+
+/* Packs the live records at the front, in their order, when free slots outnumber them: the
+   pass over every record below reads the free ones too, and a regrid (all dynamic records
+   freed, then made again from the free list) or a chain swinging apart leaves many behind.
+   Only indices change, and no record index is held across an update's phases. Out of memory:
+   the records stay as they are. */
+static void records_compact(broadphase *bp)
+{
+    int n = bp->records.count;
+    if (n <= 2 * bp->record_count + 64 || !array_reserve(&bp->record_moves, n))
+        return;
+    int32_t *moves = bp->record_moves.data;
+    bp_record *recs = bp->records.data;
+    int32_t live = 0;
+    for (int32_t r = 0; r < n; r++)
+        moves[r] = recs[r].proxy[0] == FREE_MARK ? -1 : live++;
+    for (int32_t r = 0; r < n; r++) {
+        if (moves[r] < 0)
+            continue;
+        bp_record rec = recs[r];
+        for (int side = 0; side < 2; side++) {
+            rec.next[side] = moved_link(moves, rec.next[side]);
+            rec.prev[side] = moved_link(moves, rec.prev[side]);
+        }
+        recs[moves[r]] = rec; /* moves[r] <= r: nothing unread is overwritten */
+        if (indexed(bp, rec.proxy[0], rec.proxy[1])) /* the key is there: no growth */
+            hash_set_put(&bp->record_index, pair_key(rec.proxy[0], rec.proxy[1]), moves[r]);
+    }
+    for (int i = 0; i < bp->proxies.count; i++)
+        bp->proxies.data[i].pair_head = moved_link(moves, bp->proxies.data[i].pair_head);
+    bp->records.count = live;
+    bp->free_record = -1;
+}
+
 void records_queue_changed(broadphase *bp)
 {
+    records_compact(bp);
     const bp_proxy *px = bp->proxies.data;
     for (int r = 0; r < bp->records.count; r++) {
         const bp_record *rec = &bp->records.data[r];
@@ -191,8 +235,11 @@ void records_clear_dynamic(broadphase *bp)
         const bp_record *rec = &bp->records.data[r];
         if (rec->proxy[0] != FREE_MARK &&
             !((px[rec->proxy[0]].flags | px[rec->proxy[1]].flags) & BP_STATIC))
-            unlink_record(bp, r);
+            unlink_lists(bp, r);
     }
+    /* the index holds exactly these records: emptied at once, not key by key (each removal a
+       probe, and the table shrinking step by step only to grow again as the cells refill) */
+    hash_set_clear(&bp->record_index);
 }
 
 void records_clear(broadphase *bp)
@@ -225,15 +272,20 @@ static bool pair_truth(broadphase *bp, uint32_t p, uint32_t q)
     return truth;
 }
 
-static int compare_candidates(const void *x, const void *y)
+/* A strict total order on (key, p, q): the introsort gives the one order any sort gives (equal
+   candidates, the same pair queued twice, are identical). */
+static bool candidate_before(const bp_candidate *a, const bp_candidate *b)
 {
-    const bp_candidate *a = x, *b = y;
     if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
+        return a->key < b->key;
     if (a->p != b->p)
-        return a->p < b->p ? -1 : 1;
-    return (a->q > b->q) - (a->q < b->q);
+        return a->p < b->p;
+    return a->q < b->q;
 }
+
+/* inlined comparisons: libc's qsort (a merge sort calling through a pointer) cost more than
+   the comparisons themselves */
+SORT_DEFINE(sort_candidates, bp_candidate, candidate_before)
 
 static bool key_before(const uint64_t *a, const uint64_t *b)
 {
@@ -267,17 +319,7 @@ bool publish_candidates(broadphase *bp)
         return true;
     if (!reserve_events(bp, n))
         return false;
-    if (n > 24) {
-        qsort(c, (size_t)n, sizeof *c, compare_candidates);
-    } else { /* a few moved bodies: insertion sort beats qsort's calls */
-        for (int i = 1; i < n; i++) {
-            bp_candidate x = c[i];
-            int j = i;
-            for (; j > 0 && compare_candidates(&c[j - 1], &x) > 0; j--)
-                c[j] = c[j - 1];
-            c[j] = x;
-        }
-    }
+    sort_candidates(c, n);
     for (int i = 0; i < n;) {
         uint64_t key = c[i].key;
         bool truth = false;

@@ -30,6 +30,7 @@ void broadphase_destroy(broadphase *bp)
         array_free(&bp->cells.data[c]);
     array_free(&bp->cells);
     array_free(&bp->records);
+    array_free(&bp->record_moves);
     array_free(&bp->moved);
     array_free(&bp->created);
     array_free(&bp->active);
