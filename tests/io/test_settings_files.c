@@ -173,6 +173,24 @@ Test(settings_files, presets_load_and_validate)
                  cairn_world_default_def().solver.velocity_iterations);
 }
 
+/* The settings files bench/README.md measures with load, validate and say what they promise. */
+Test(settings_files, bench_settings_load_and_validate)
+{
+    static const char *const files[] = {"one_substep_rigid.yaml",
+                                        "one_substep_rigid_no_trees.yaml"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
+        char path[512];
+        snprintf(path, sizeof path, CAIRN_SOURCE_DIR "/bench/settings/%s", files[i]);
+        cairn_world_def def;
+        cairn_io_error err;
+        cr_assert(cairn_settings_load(path, &def, &err), "%s: %s", files[i], err.message);
+        cr_expect(cairn_world_def_validate(&def), "%s: %s", files[i], cairn_last_error());
+        cr_expect_eq(def.solver.substeps, 1, "%s", files[i]);
+        cr_expect_eq(def.solver.position_correction, CAIRN_SPLIT_IMPULSE, "%s", files[i]);
+        cr_expect_eq(def.solver.joint_trees, i == 0, "%s", files[i]);
+    }
+}
+
 Test(settings_files, empty_file_is_the_defaults)
 {
     cairn_world_def def;
