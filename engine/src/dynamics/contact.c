@@ -261,10 +261,13 @@ static void remove_pairs(cairn_world *world, const broadphase_pair *removed, int
             ++k;
         bool gone = k < count && removed[k].a == c->body_a && removed[k].b == c->body_b;
         found += gone;
-        if (gone)
+        if (gone) {
             contact_dispose(world, c);
-        else if (kept++ != i)
-            world->contacts.data[kept - 1] = *c;
+            continue;
+        }
+        if (kept != i)
+            world->contacts.data[kept] = *c;
+        ++kept;
     }
     world->contacts.count = kept;
     /* Pairs without a contact (filtered, static) are not found either; the parked list is only

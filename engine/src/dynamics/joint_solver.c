@@ -308,8 +308,11 @@ static void stage_prepare(void *context, int start, int end, int worker)
         set_softness(js, (int)k, rigid);
         rows->moves_a = s->pair.a.inverse_mass > 0.0f;
         rows->moves_b = s->pair.b.inverse_mass > 0.0f;
-        /* the rows are the tree solve's: once the trees are known, only theirs are needed */
-        if (!js->tree_built || js->in_tree[k])
+        /* the rows are the tree solve's: none without trees; once the trees are known, only
+           theirs are needed */
+        if (!js->world->def.solver.joint_trees)
+            rows->count = 0;
+        else if (!js->tree_built || js->in_tree[k])
             rows->count = joint_ops_of(j->type)->equality_rows(j, s, rows->rows);
     }
 }
