@@ -95,14 +95,16 @@ Test(world_inertia, a_substep_updates_the_bodies_it_must)
     body_velocity *velocities = calloc((size_t)world->bodies.count + 1, sizeof *velocities);
     cr_assert_not_null(velocities);
     velocities_load(world, velocities);
-    integrate_positions(world, 1.0f / 240.0f, velocities, NULL, false, 0, world->awake.count);
+    integrate_positions(world, 1.0f / 240.0f, velocities, NULL, false, world->awake.data, 0,
+                        world->awake.count);
     cr_expect(inertia_current(world, pushed), "a body with a torque must be current");
     cr_expect(inertia_current(world, hung), "a body with a joint must be current");
     cr_expect(memcmp(&before, &body_of(world, free_box)->inverse_inertia, sizeof before) == 0,
               "the free box keeps its inertia until the step's last update");
     cr_expect(!inertia_current(world, free_box), "the free box turned: its inertia changed");
 
-    integrate_positions(world, 1.0f / 240.0f, velocities, NULL, true, 0, world->awake.count);
+    integrate_positions(world, 1.0f / 240.0f, velocities, NULL, true, world->awake.data, 0,
+                        world->awake.count);
     cr_expect(inertia_current(world, free_box), "the last update makes every body current");
     free(velocities);
     cairn_world_destroy(world);

@@ -117,20 +117,20 @@ static int solver_workers_of(int workers, int wide, int high)
     cr_assert_not_null(world);
     cairn_shape *ground = cairn_shape_box(vec3_of(40, 1, 40), 0.05f);
     cairn_shape *box = cairn_shape_box(vec3_of(0.5f, 0.5f, 0.5f), 0.05f);
-    cairn_body_def body = cairn_body_default_def();
-    body.type = CAIRN_STATIC;
-    body.shape = ground;
-    body.transform.position = vec3_of(0, -1, 0);
-    cairn_body_create(world, &body);
-    body.type = CAIRN_DYNAMIC;
-    body.shape = box;
-    body.allow_sleep = false;
+    cairn_body_def box_def = cairn_body_default_def();
+    box_def.type = CAIRN_STATIC;
+    box_def.shape = ground;
+    box_def.transform.position = vec3_of(0, -1, 0);
+    cairn_body_create(world, &box_def);
+    box_def.type = CAIRN_DYNAMIC;
+    box_def.shape = box;
+    box_def.allow_sleep = false;
     for (int x = 0; x < wide; ++x)
         for (int z = 0; z < wide; ++z)
             for (int y = 0; y < high; ++y) {
-                body.transform.position =
+                box_def.transform.position =
                     vec3_of(1.5f * (float)x, 0.5f + (float)y, 1.5f * (float)z);
-                cairn_body_create(world, &body);
+                cairn_body_create(world, &box_def);
             }
     cairn_thread_pool *pool;
     cr_assert(thread_bind_pool(world, workers, &pool));

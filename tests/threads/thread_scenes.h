@@ -8,6 +8,8 @@
 #include <cairn/io.h>
 #include <cairn/thread_pool.h>
 
+#include "dynamics/world_state.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -187,6 +189,26 @@ static inline cairn_world *thread_sleepy_stacks(void)
     return world;
 }
 
+/* Sixty-four stacks of three boxes that never sleep, their islands in groups of at most 16
+   contact manifolds (the default is 8,192): about a dozen groups from the first step, which
+   several workers share whole. */
+static inline cairn_world *thread_stacks_in_groups(void)
+{
+    cairn_world_def world_def = cairn_world_default_def();
+    world_def.solver.time_to_sleep = 100.0f;
+    cairn_world *world = cairn_world_create(&world_def);
+    thread_add_body(world, cairn_shape_box((vec3s){{50, 1, 50}}, 0.0f), CAIRN_STATIC,
+                    (vec3s){{0, -1, 0}}, 1000.0f);
+    for (int s = 0; s < 64; ++s)
+        for (int k = 0; k < 3; ++k) {
+            vec3s at = {{2.0f * (float)(s % 8), 0.4f + 0.8f * (float)k, 2.0f * (float)(s / 8)}};
+            thread_add_body(world, cairn_shape_box((vec3s){{0.4f, 0.4f, 0.4f}}, 0.04f),
+                            CAIRN_DYNAMIC, at, 1000.0f);
+        }
+    world->solver_group_manifolds = 16;
+    return world;
+}
+
 /* At step 120, when the stacks sleep, the ball rolls through them and wakes them one by one. */
 static inline void thread_launch_ball(cairn_world *world, int step)
 {
@@ -209,6 +231,7 @@ static const thread_scene thread_scenes[] = {
     {"bridge", thread_bridge, 120, NULL},
     {"compounds", thread_compounds, 120, NULL},
     {"sleepy stacks", thread_sleepy_stacks, 240, thread_launch_ball},
+    {"stacks in groups", thread_stacks_in_groups, 60, NULL},
 };
 #define THREAD_SCENE_COUNT ((int)(sizeof thread_scenes / sizeof thread_scenes[0]))
 

@@ -236,6 +236,13 @@ typedef struct cairn_step_stats {
        the one that works). The integration goes with the solve; the broadphase's and the
        narrow phase's parallel parts are shared either way. */
     int solver_workers;
+    /* The groups of islands the contact solver took one after another, each through all its
+       passes while its constraints are in the caches (a group holds islands until it has about
+       8,192 contact manifolds; a world with joints is one group). */
+    int island_groups;
+    /* Whether the workers took whole island groups, each solving its groups alone (at least two
+       groups per worker, none over a worker's share), instead of sharing each colour. */
+    bool island_groups_shared;
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);

@@ -1,11 +1,13 @@
 /* Sequential impulses over contact manifolds (Catto), warm-started, with substeps. Position
    error is corrected by soft contacts (soft step, the default), by a Baumgarte velocity bias,
    or by split impulses on pseudo-velocities that never reach the real velocities. The contacts
-   are solved colour by colour (graph_color.h), several at once in lanes (contact_wide.h); the
-   joints before them in every pass (joint_solver.h). */
+   are solved island group by island group (island_groups.h), in a group colour by colour
+   (graph_color.h), several at once in lanes (contact_wide.h); the joints before them in every
+   pass (joint_solver.h). */
 #include "dynamics/contact_wide.h"
 #include "dynamics/graph_color.h"
 #include "dynamics/integrate.h"
+#include "dynamics/island_groups.h"
 #include "dynamics/joint_solver.h"
 
 #include "core/team.h"
@@ -36,9 +38,18 @@ typedef struct solver {
     void *batches;      /* contact_wide_ops.batch_bytes each, 32-byte aligned */
     int batch_count;
     int *batch_first; /* the first contact of each batch, and contact_count after the last */
-    /* The batches go colour by colour, the overflow last (one contact per batch): the first
-       batch of each bucket. */
-    int batch_color_first[GRAPH_BUCKETS + 1];
+    solve_group *groups;
+    int group_count;
+    const solve_group *group; /* the group being solved */
+    uint32_t *group_bodies;   /* the awake bodies, group by group */
+    solve_group *plan_groups; /* as pushed on the scratch arena */
+    uint32_t *plan_bodies;    /* as pushed on the scratch arena */
+    solve_group all_bodies;   /* the one group when no contact is solved */
+    bool by_group;            /* the workers share whole groups, not each group's colours */
+    float integrate_ms;       /* this solver's integration time (a worker's, in by_group) */
+    /* by_group: each worker's integration time, by worker (outside the solver: the workers copy
+       the solver while others write their times) */
+    float *worker_integrate_ms;
     int batch_block; /* the fewest batches a worker takes at once */
     /* What the stage now running does: set by the coordinator before it starts the stage. */
     int stage_first; /* the stage's first batch */
@@ -136,46 +147,90 @@ static void plan_order(const manifold_ref *listed, const uint8_t *colors, int co
         plan[next[plan_group(colors[k], listed[k].manifold->point_count)]++] = listed[k];
 }
 
-/* Each group in batches of as many contacts as there are lanes, the overflow one by one. The
-   batches depend on the lane count, but a colour's constraints touch different moving bodies,
-   so how they are batched does not change the result. */
-static void plan_batches(solver *s, const int *group_first)
+/* Each plan group in batches of as many contacts as there are lanes, the overflow one by one,
+   from batch n on; the plan groups' contacts start at offset in the plan. Returns the next
+   batch. The batches depend on the lane count, but a colour's constraints touch different
+   moving bodies, so how they are batched does not change the result. */
+static int plan_batches(solver *s, solve_group *group, const int *group_first, int offset, int n)
 {
-    int n = 0;
     for (int c = 0; c < GRAPH_BUCKETS; ++c) {
-        s->batch_color_first[c] = n;
+        group->batch_color_first[c] = n;
         int width = c == GRAPH_OVERFLOW ? 1 : s->wide->lanes;
         for (int g = c * MANIFOLD_MAX_POINTS; g < (c + 1) * MANIFOLD_MAX_POINTS; ++g)
             for (int k = group_first[g]; k < group_first[g + 1]; k += width)
-                s->batch_first[n++] = k;
+                s->batch_first[n++] = offset + k;
     }
-    s->batch_color_first[GRAPH_BUCKETS] = n;
+    group->batch_color_first[GRAPH_BUCKETS] = n;
+    return n;
+}
+
+/* The manifolds by island group (a stable counting sort into sorted and sorted_colors; next:
+   room for a slot per group), then each group's solve order and batches. */
+static void plan_groups(solver *s, const manifold_ref *listed, const uint8_t *colors,
+                        const int *groups, const int *group_sizes, int *next, manifold_ref *sorted,
+                        uint8_t *sorted_colors, manifold_ref *plan)
+{
+    for (int g = 0, first = 0; g < s->group_count; first += group_sizes[g++])
+        next[g] = first;
+    for (int k = 0; k < s->contact_count; ++k) {
+        int at = next[groups[k]]++;
+        sorted[at] = listed[k];
+        sorted_colors[at] = colors[k];
+    }
+    int n = 0, offset = 0, group_first[PLAN_GROUPS + 1];
+    for (int g = 0; g < s->group_count; ++g) {
+        plan_order(sorted + offset, sorted_colors + offset, group_sizes[g], plan + offset,
+                   group_first);
+        n = plan_batches(s, &s->groups[g], group_first, offset, n);
+        offset += group_sizes[g];
+    }
     s->batch_first[n] = s->contact_count;
     s->batch_count = n;
 }
 
-/* Colours the manifolds and plans their order and batches (plan: room for total). False when
-   scratch memory ran out. */
+/* The largest group: GROUP_MANIFOLDS, or every island in one group when the world has joints
+   (the joint solver takes the step's joints at once). */
+static int group_limit(const solver *s)
+{
+    if (s->world->joints.count > 0)
+        return INT32_MAX;
+    return s->world->solver_group_manifolds > 0 ? s->world->solver_group_manifolds
+                                                : GROUP_MANIFOLDS;
+}
+
+/* Colours the manifolds, groups their islands and plans their order and batches (plan: room for
+   total). False when scratch memory ran out. */
 static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
 {
     cairn_world *w = s->world;
     size_t bodies = (size_t)w->bodies.count + 1;
     manifold_ref *listed = arena_push(&w->scratch, sizeof *listed * total, "manifolds listed");
-    uint8_t *colors = arena_push(&w->scratch, total, "manifold colours");
+    manifold_ref *sorted = arena_push(&w->scratch, sizeof *sorted * total, "manifolds grouped");
+    uint8_t *colors = arena_push(&w->scratch, 2 * total, "manifold colours");
+    int *groups =
+        arena_push(&w->scratch, sizeof(int) * (3 * total + 2 * bodies), "manifold groups");
+    uint32_t *island = arena_push(&w->scratch, sizeof *island * bodies, "islands");
     graph_mask *used = arena_push(&w->scratch, sizeof *used * bodies, "body colours");
-    bool ok = listed && colors && used;
+    bool ok = listed && sorted && colors && groups && island && used;
     if (ok) {
         memset(used, 0, sizeof *used * bodies);
-        int counts[GRAPH_BUCKETS] = {0}, group_first[PLAN_GROUPS + 1];
+        int *group_sizes = groups + total, *group_next = groups + 2 * total;
+        island_grouping grouping = {island, groups + 3 * total, groups + 3 * total + bodies};
+        int counts[GRAPH_BUCKETS] = {0};
         s->contact_count = list_manifolds(s, listed, colors, used, counts);
-        plan_order(listed, colors, s->contact_count, plan, group_first);
-        plan_batches(s, group_first);
+        island_groups_join(&grouping, w, listed, s->contact_count);
+        s->group_count = island_groups_assign(&grouping, listed, s->contact_count, group_limit(s),
+                                              groups, group_sizes);
+        plan_groups(s, listed, colors, groups, group_sizes, group_next, sorted, colors + total,
+                    plan);
+        island_groups_bodies(&grouping, w, s->groups, s->group_count, s->group_bodies);
         for (int c = 0; c < GRAPH_COLOR_COUNT; ++c)
             w->stats.colors += counts[c] > 0;
         w->stats.overflow_contacts = counts[GRAPH_OVERFLOW];
+        w->stats.island_groups = s->group_count;
     }
-    void *pushed[] = {used, colors, listed};
-    for (int i = 0; i < 3; ++i)
+    void *pushed[] = {used, island, groups, colors, sorted, listed};
+    for (int i = 0; i < 6; ++i)
         if (pushed[i])
             arena_pop(&w->scratch, pushed[i]);
     return ok;
@@ -217,6 +272,8 @@ static void stage_prepare(void *context, int start, int end, int worker)
     (void)worker;
     solver *s = context;
     const contact_setup setup = {s->world, s->velocities, s->warm, s->world->bodies.count};
+    start += s->stage_first;
+    end += s->stage_first;
     int last = s->batch_first[end];
     for (int b = start; b < end; ++b) {
         int first = s->batch_first[b], count = s->batch_first[b + 1] - first;
@@ -237,7 +294,18 @@ static bool plan_step(solver *s)
     s->warm = settings->warm_starting ? settings->warm_start_factor : 0.0f;
     size_t total = manifold_total(w) + 1;
     s->batch_first = arena_push(&w->scratch, sizeof(int) * (total + PLAN_GROUPS + 1), "batches");
-    if (!s->plan || !s->batch_first || !plan_contacts(s, s->plan, total))
+    /* a group is closed when the next island would take it over the limit, so any two groups in
+       a row hold more than the limit; and no group is empty but the first */
+    size_t most_groups = 2 * (total / (size_t)group_limit(s)) + 3;
+    most_groups = most_groups < total + 1 ? most_groups : total + 1;
+    s->plan_groups = arena_push(&w->scratch, sizeof(solve_group) * most_groups, "island groups");
+    s->plan_bodies =
+        arena_push(&w->scratch, sizeof(uint32_t) * ((size_t)w->awake.count + 1), "bodies by group");
+    if (!s->plan || !s->batch_first || !s->plan_groups || !s->plan_bodies)
+        return false;
+    s->groups = s->plan_groups;
+    s->group_bodies = s->plan_bodies;
+    if (!plan_contacts(s, s->plan, total))
         return false;
     /* the kernels' lanes are 32-byte vectors at most; the arena aligns to 16 */
     size_t bytes = s->wide->batch_bytes * (size_t)s->batch_count + 32;
@@ -259,18 +327,21 @@ static bool plan_step(solver *s)
 static bool sharing_pays(const solver *s)
 {
     int shared = 0;
-    for (int c = 0; c < GRAPH_COLOR_COUNT; ++c) {
-        int first = s->batch_color_first[c], end = s->batch_color_first[c + 1];
-        if (end - first > s->batch_block)
-            shared += s->batch_first[end] - s->batch_first[first];
-    }
+    for (int g = 0; g < s->group_count; ++g)
+        for (int c = 0; c < GRAPH_COLOR_COUNT; ++c) {
+            const int *color_first = s->groups[g].batch_color_first;
+            int first = color_first[c], end = color_first[c + 1];
+            if (end - first > s->batch_block)
+                shared += s->batch_first[end] - s->batch_first[first];
+        }
     int joints = s->world->joints.count;
     return 4 * (shared + joints) >= 3 * (s->contact_count + joints);
 }
 
 static void for_each_color(solver *s, team_stage_fn *stage)
 {
-    graph_color_run(s->team, s->batch_color_first, &s->stage_first, stage, s, s->batch_block);
+    graph_color_run(s->team, s->group->batch_color_first, &s->stage_first, stage, s,
+                    s->batch_block);
 }
 
 /* The pass now running over one stage of batches. */
@@ -300,10 +371,12 @@ static void stage_move_bodies(void *context, int start, int end, int worker)
     (void)worker;
     solver *s = context;
     const motion_offset *offsets = s->offsets;
-    integrate_positions(s->world, s->h, s->velocities, offsets, s->last_substep, start, end);
+    const uint32_t *bodies = s->group_bodies + s->group->body_first;
+    integrate_positions(s->world, s->h, s->velocities, offsets, s->last_substep, bodies, start,
+                        end);
     v4 h = v4_splat(s->h);
     for (int k = start; k < end; ++k) {
-        uint32_t i = s->world->awake.data[k];
+        uint32_t i = bodies[k];
         v4 v = v4_from(s->velocities[i].linear), w = v4_from(s->velocities[i].angular);
         if (offsets) {
             v += v4_from(offsets[i].linear);
@@ -317,20 +390,26 @@ static void stage_move_bodies(void *context, int start, int end, int worker)
 /* Bodies per block of the integration stages. */
 enum { BODY_BLOCK = 64 };
 
+static int group_body_count(const solver *s)
+{
+    return s->group->body_end - s->group->body_first;
+}
+
 static void move_bodies(solver *s, const motion_offset *offsets)
 {
     uint64_t start = timer_ticks();
     s->offsets = offsets;
-    team_stage_run(s->team, TEAM_INTEGRATION, stage_move_bodies, s, s->world->awake.count,
+    team_stage_run(s->team, TEAM_INTEGRATION, stage_move_bodies, s, group_body_count(s),
                    BODY_BLOCK);
-    s->world->stats.integrate_ms += (float)timer_ms_since(start);
+    s->integrate_ms += (float)timer_ms_since(start);
 }
 
 static void stage_integrate_velocities(void *context, int start, int end, int worker)
 {
     (void)worker;
     solver *s = context;
-    integrate_velocities(s->world, s->h, s->velocities, start, end);
+    integrate_velocities(s->world, s->h, s->velocities, s->group_bodies + s->group->body_first,
+                         start, end);
 }
 
 static void store_impulses(manifold *m, const contact_impulses *impulses)
@@ -369,8 +448,8 @@ static int passes(int total, int substeps)
 static void split_impulse_positions(solver *s)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
-    for (int k = 0; k < s->world->awake.count; ++k)
-        s->pseudo[s->world->awake.data[k]] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
+    for (int k = s->group->body_first; k < s->group->body_end; ++k)
+        s->pseudo[s->group_bodies[k]] = (motion_offset){glms_vec3_zero(), glms_vec3_zero()};
     for (int k = 0; k < passes(settings->position_iterations, settings->substeps); ++k) {
         s->pass.pass = s->pass_count++;
         s->pass.restart_pseudo = k == 0;
@@ -383,9 +462,9 @@ static void substep(solver *s, int mode)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
     uint64_t start = timer_ticks();
-    team_stage_run(s->team, TEAM_INTEGRATION, stage_integrate_velocities, s, s->world->awake.count,
+    team_stage_run(s->team, TEAM_INTEGRATION, stage_integrate_velocities, s, group_body_count(s),
                    BODY_BLOCK);
-    s->world->stats.integrate_ms += (float)timer_ms_since(start);
+    s->integrate_ms += (float)timer_ms_since(start);
     joints_prepare(&s->joints);
     joints_warm_start(&s->joints);
     run_pass(s, s->wide->warm_start);
@@ -420,7 +499,61 @@ static void drop_contacts(solver *s)
 {
     s->contact_count = 0;
     s->batch_count = 0;
-    memset(s->batch_color_first, 0, sizeof s->batch_color_first);
+    s->all_bodies = (solve_group){.body_first = 0, .body_end = s->world->awake.count};
+    s->groups = &s->all_bodies;
+    s->group_count = 1;
+    s->group_bodies = s->world->awake.data;
+}
+
+/* One island group's whole solve: its constraints made, the substeps, restitution. */
+static void solve_group_alone(solver *s, const solve_group *group)
+{
+    const cairn_solver_settings *settings = &s->world->def.solver;
+    s->group = group;
+    s->pass_count = 0; /* every group sees the same pass order */
+    int first = group->batch_color_first[0];
+    s->stage_first = first;
+    team_stage_run(s->team, TEAM_CONSTRAINTS, stage_prepare, s,
+                   group->batch_color_first[GRAPH_BUCKETS] - first, s->batch_block);
+    for (int i = 0; i < settings->substeps; ++i) {
+        s->last_substep = i == settings->substeps - 1;
+        substep(s, settings->position_correction);
+    }
+    for_each_color(s, stage_restitution_and_store);
+}
+
+/* Whole groups on the workers, each solved alone on the worker that took it, with a copy of the
+   solver (the copy's stages run inline). Groups share no moving body: no worker waits for
+   another until the last group is done. */
+static void stage_solve_groups(void *context, int start, int end, int worker)
+{
+    solver *shared = context;
+    team alone = {.workers = 1};
+    for (int g = start; g < end; ++g) {
+        solver s = *shared;
+        s.team = &alone;
+        s.integrate_ms = 0.0f;
+        solve_group_alone(&s, &shared->groups[g]);
+        shared->worker_integrate_ms[worker] += s.integrate_ms;
+    }
+}
+
+/* Whether the workers share whole groups: with at least two groups per worker, none of them
+   more than a worker's share of the manifolds (ten pyramids side by side: ten groups of a
+   tenth). Otherwise they share each group's colours, one colour after another. */
+static bool groups_shared(const solver *s)
+{
+    const cairn_world_def *def = &s->world->def;
+    int workers = def->enqueue_task ? def->worker_count : 1;
+    if (workers < 2 || s->group_count < 2 * workers)
+        return false;
+    for (int g = 0; g < s->group_count; ++g) {
+        const int *color_first = s->groups[g].batch_color_first;
+        int size = s->batch_first[color_first[GRAPH_BUCKETS]] - s->batch_first[color_first[0]];
+        if (size * workers > s->contact_count)
+            return false;
+    }
+    return true;
 }
 
 /* The step's solve, on the coordinator of the world's workers (core/team.h). */
@@ -428,10 +561,8 @@ static void solve_step(team *t, void *context)
 {
     solver *s = context;
     cairn_world *world = s->world;
-    const cairn_solver_settings *settings = &world->def.solver;
     s->team = t;
     size_t bodies = (size_t)world->bodies.count + 1;
-    team_stage_run(t, TEAM_CONSTRAINTS, stage_prepare, s, s->batch_count, s->batch_block);
     bool *touching = arena_push(&world->scratch, bodies, "bodies touching");
     if (touching) {
         memset(touching, 0, bodies);
@@ -439,11 +570,11 @@ static void solve_step(team *t, void *context)
             touching[s->plan[i].contact->body_a] = touching[s->plan[i].contact->body_b] = true;
     }
     joints_begin(&s->joints, world, t, s->velocities, s->h, touching);
-    for (int i = 0; i < settings->substeps; ++i) {
-        s->last_substep = i == settings->substeps - 1;
-        substep(s, settings->position_correction);
-    }
-    for_each_color(s, stage_restitution_and_store);
+    if (s->by_group) /* a world with joints is one group: none in the copies */
+        team_stage_run(t, TEAM_CONSTRAINTS, stage_solve_groups, s, s->group_count, 1);
+    else
+        for (int g = 0; g < s->group_count; ++g)
+            solve_group_alone(s, &s->groups[g]);
     joints_end(&s->joints);
     if (touching)
         arena_pop(&world->scratch, touching);
@@ -492,9 +623,17 @@ void solver_step(cairn_world *world, float dt)
     if (!plan_step(&s))
         drop_contacts(&s);
     team_times times = {world->stats.solver_worker_ms, world->stats.integrate_worker_ms};
-    world->stats.solver_workers = team_run(&world->def, sharing_pays(&s), solve_step, &s, times);
-    void *pushed[] = {s.batch_memory, s.batch_first};
-    for (int i = 0; i < 2; ++i)
+    float worker_integrate_ms[CAIRN_MAX_WORKERS] = {0};
+    s.worker_integrate_ms = worker_integrate_ms;
+    s.by_group = groups_shared(&s);
+    world->stats.island_groups_shared = s.by_group;
+    bool share = s.by_group || sharing_pays(&s);
+    world->stats.solver_workers = team_run(&world->def, share, solve_step, &s, times);
+    world->stats.integrate_ms += s.integrate_ms;
+    for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
+        world->stats.integrate_ms += worker_integrate_ms[w];
+    void *pushed[] = {s.batch_memory, s.plan_bodies, s.plan_groups, s.batch_first};
+    for (int i = 0; i < 4; ++i)
         if (pushed[i])
             arena_pop(&world->scratch, pushed[i]);
     velocities_store(world, s.velocities);

@@ -55,17 +55,17 @@ void velocities_store(cairn_world *world, const body_velocity *velocities)
     }
 }
 
-void integrate_velocities(cairn_world *world, float h, body_velocity *velocities, int start,
-                          int end)
+void integrate_velocities(cairn_world *world, float h, body_velocity *velocities,
+                          const uint32_t *bodies, int start, int end)
 {
     const cairn_world_def *def = &world->def;
     float linear_damping = 1.0f / (1.0f + h * def->linear_damping);
     float angular_damping = 1.0f / (1.0f + h * def->angular_damping);
     for (int k = start; k < end; ++k) {
-        const body *b = &world->bodies.data[world->awake.data[k]];
+        const body *b = &world->bodies.data[bodies[k]];
         if (b->type != CAIRN_DYNAMIC)
             continue;
-        body_velocity *state = &velocities[world->awake.data[k]];
+        body_velocity *state = &velocities[bodies[k]];
         vec3s acceleration = glms_vec3_add(glms_vec3_scale(def->gravity, b->gravity_scale),
                                            glms_vec3_scale(b->force, b->inverse_mass));
         vec3s angular_acceleration = glms_mat3_mulv(b->inverse_inertia, b->torque);
@@ -147,13 +147,14 @@ static void move_dynamic_lanes(cairn_world *world, float h, body_velocity *veloc
 #endif
 
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
-                         const motion_offset *offsets, bool last, int start, int end)
+                         const motion_offset *offsets, bool last, const uint32_t *bodies, int start,
+                         int end)
 {
 #if INTEGRATE_LANES > 1
     uint32_t group[INTEGRATE_LANES];
     int count = 0;
     for (int k = start; k < end; ++k) {
-        uint32_t i = world->awake.data[k];
+        uint32_t i = bodies[k];
         if (world->bodies.data[i].type != CAIRN_DYNAMIC) {
             move_one(world, h, velocities, offsets, last, i);
             continue;
@@ -168,6 +169,6 @@ void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
         move_dynamic_lanes(world, h, velocities, offsets, last, group, count);
 #else
     for (int k = start; k < end; ++k)
-        move_one(world, h, velocities, offsets, last, world->awake.data[k]);
+        move_one(world, h, velocities, offsets, last, bodies[k]);
 #endif
 }

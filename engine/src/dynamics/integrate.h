@@ -23,14 +23,15 @@ void velocities_load(const cairn_world *world, body_velocity *velocities);
 void velocities_store(cairn_world *world, const body_velocity *velocities);
 /* The state of a body the step does not move (static, sleeping): at rest, inverse mass 0. */
 void velocities_rest(body_velocity *velocities, uint32_t index);
-/* Both integrate the awake bodies awake.data[start..end): each body alone, so ranges can run
-   on different workers. */
-void integrate_velocities(cairn_world *world, float h, body_velocity *velocities, int start,
-                          int end);
+/* Both integrate the awake bodies bodies[start..end) (body indices): each body alone, so ranges
+   can run on different workers. */
+void integrate_velocities(cairn_world *world, float h, body_velocity *velocities,
+                          const uint32_t *bodies, int start, int end);
 /* offsets may be NULL. last: the step's last position update, after which every body's world
    inverse inertia must be current; before it, only the bodies whose inertia the next substep
    reads (those with joints or a torque) have it brought up to date. */
 void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
-                         const motion_offset *offsets, bool last, int start, int end);
+                         const motion_offset *offsets, bool last, const uint32_t *bodies, int start,
+                         int end);
 
 #endif

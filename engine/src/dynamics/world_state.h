@@ -54,6 +54,10 @@ struct cairn_world {
     /* Lanes of the contact solver (contact_wide.h): 0 for the build's default. Tests set it to
        compare the widths. */
     int solver_lanes;
+    /* Manifolds per island group of the contact solver (contact_solver.c): 0 for the default
+       size, INT32_MAX for every island in one group. Tests and benchmarks set it to compare
+       sizes (the result is the same for every size). */
+    int solver_group_manifolds;
 };
 
 /* The body behind an id, or NULL (and an error naming the function) when stale or null. */

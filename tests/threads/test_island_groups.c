@@ -1,0 +1,95 @@
+/* Island groups of the contact solver (contact_solver.c): the islands are solved a group at a
+   time, each group through all its passes before the next, and with several workers whole
+   groups go to different workers. Islands share no moving body, so every grouping must give the
+   state of one group bit for bit, on any worker count. Scenes from thread_scenes.h. */
+#include "threads/thread_scenes.h"
+
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdint.h>
+
+typedef struct grouped_run {
+    uint64_t hash;
+    int most_groups;  /* the most island groups of any step */
+    int shared_steps; /* steps whose workers took whole groups */
+} grouped_run;
+
+/* The scene with its groups of at most `manifolds` on `workers` (1: the calling thread). */
+static grouped_run run_grouped(const char *name, int manifolds, int workers)
+{
+    const thread_scene *scene = thread_scene_named(name);
+    cr_assert_not_null(scene, "no thread scene named %s", name);
+    cairn_world *world = scene->build();
+    cr_assert_not_null(world, "%s: %s", name, cairn_last_error());
+    world->solver_group_manifolds = manifolds;
+    cairn_thread_pool *pool;
+    cr_assert(thread_bind_pool(world, workers, &pool));
+    grouped_run run = {.hash = 1469598103934665603ull};
+    for (int n = 0; n < scene->steps; ++n) {
+        if (scene->action)
+            scene->action(world, n);
+        cairn_world_step(world, 1.0f / 60.0f);
+        uint64_t state = cairn_world_state_hash(world);
+        run.hash = thread_mix(run.hash, &state, sizeof state);
+        cairn_step_stats stats = cairn_world_step_stats(world);
+        run.most_groups =
+            stats.island_groups > run.most_groups ? stats.island_groups : run.most_groups;
+        run.shared_steps += stats.island_groups_shared;
+    }
+    cairn_world_destroy(world);
+    cairn_thread_pool_destroy(pool);
+    return run;
+}
+
+static void same_for_every_grouping(const char *name)
+{
+    grouped_run whole = run_grouped(name, INT32_MAX, 1);
+    cr_expect_eq(whole.most_groups, 1, "%s: one group asked, %d made", name, whole.most_groups);
+    const int sizes[] = {1, 64, 0};
+    for (int k = 0; k < 3; ++k) {
+        grouped_run grouped = run_grouped(name, sizes[k], 1);
+        cr_expect_eq(grouped.hash, whole.hash,
+                     "%s in groups of %d: %016" PRIx64 ", one group %016" PRIx64, name, sizes[k],
+                     grouped.hash, whole.hash);
+    }
+}
+
+/* Rain falls into many islands: groups of one island each must be many, or the test tests
+   nothing. */
+Test(island_groups, every_grouping_of_the_rain_gives_one_groups_state)
+{
+    grouped_run single = run_grouped("rain", 1, 1);
+    cr_expect_gt(single.most_groups, 50, "rain: only %d groups of one island", single.most_groups);
+    same_for_every_grouping("rain");
+}
+
+Test(island_groups, every_grouping_of_the_smashed_wall_and_the_woken_stacks)
+{
+    same_for_every_grouping("smash");
+    same_for_every_grouping("sleepy stacks");
+}
+
+/* Whole groups on 2, 3 and 4 workers: the workers must really take them, at every step (or the
+   test tests the colour sharing), and the state is one group's on the calling thread. */
+Test(island_groups, whole_groups_on_several_workers)
+{
+    const char *name = "stacks in groups";
+    grouped_run whole = run_grouped(name, INT32_MAX, 1);
+    for (int workers = 2; workers <= 4; ++workers) {
+        grouped_run shared = run_grouped(name, 16, workers);
+        int steps = thread_scene_named(name)->steps;
+        cr_expect_eq(shared.shared_steps, steps, "%s on %d workers: %d of %d steps shared groups",
+                     name, workers, shared.shared_steps, steps);
+        cr_expect_eq(shared.hash, whole.hash,
+                     "%s on %d workers: %016" PRIx64 ", one group %016" PRIx64, name, workers,
+                     shared.hash, whole.hash);
+    }
+}
+
+/* A world with joints is one group, whatever the size asked: the joint solver takes the step's
+   joints at once. */
+Test(island_groups, a_world_with_joints_is_one_group)
+{
+    grouped_run ragdolls = run_grouped("ragdolls", 1, 1);
+    cr_expect_eq(ragdolls.most_groups, 1, "ragdolls: %d groups", ragdolls.most_groups);
+}
