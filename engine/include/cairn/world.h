@@ -237,8 +237,8 @@ typedef struct cairn_step_stats {
        narrow phase's parallel parts are shared either way. */
     int solver_workers;
     /* The groups of islands the contact solver took one after another, each through all its
-       passes while its constraints are in the caches (a group holds islands until it has about
-       8,192 contact manifolds; a world with joints is one group). */
+       passes while its constraints are in the caches (a group holds islands up to 8,192 contact
+       manifolds; a step of fewer than 16,384, or a world with joints, is one group). */
     int island_groups;
     /* Whether the workers took whole island groups, each solving its groups alone (at least two
        groups per worker, none over a worker's share), instead of sharing each colour. */

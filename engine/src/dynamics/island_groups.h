@@ -6,7 +6,8 @@
    result is the same bit for bit, and with several workers whole groups can go to different
    workers. A group takes islands until the next would take it over its limit (an island is never
    split). Smaller groups cost lanes: each group's colours end in part-filled batches (the
-   10,000-shape pile solved 4-6% slower in groups of 2,048 than in one). */
+   10,000-shape pile solved 4-6% slower in groups of 2,048 than in one), so a step of fewer than
+   two default groups' manifolds is one group (contact_solver.c). */
 #ifndef CAIRN_DYNAMICS_ISLAND_GROUPS_H
 #define CAIRN_DYNAMICS_ISLAND_GROUPS_H
 
