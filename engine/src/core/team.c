@@ -99,14 +99,29 @@ void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *cont
         t->clocks[0].busy_ns[clock] += timer_ticks() - began;
         return;
     }
+    int block_size = (items + 4 * t->workers - 1) / (4 * t->workers);
+    team_stage_run_blocks(t, clock, run, context, items,
+                          block_size > min_block ? block_size : (min_block > 0 ? min_block : 1));
+}
+
+void team_stage_run_blocks(team *t, team_clock_id clock, team_stage_fn *run, void *context,
+                           int items, int block_size)
+{
+    if (items <= 0)
+        return;
+    if (t->workers == 1) {
+        uint64_t began = timer_ticks();
+        run(context, 0, items, 0);
+        t->clocks[0].busy_ns[clock] += timer_ticks() - began;
+        return;
+    }
     uint32_t sequence = ++t->sequence;
     team_stage *stage = &t->stages[sequence & 1];
     stage->run = run;
     stage->context = context;
     stage->items = items;
     stage->clock = clock;
-    int block_size = (items + 4 * t->workers - 1) / (4 * t->workers);
-    stage->block_size = block_size > min_block ? block_size : (min_block > 0 ? min_block : 1);
+    stage->block_size = block_size > 0 ? block_size : 1;
     int blocks = (items + stage->block_size - 1) / stage->block_size;
     atomic_store_explicit(&stage->block_count, blocks, memory_order_relaxed);
     atomic_store_explicit(&t->done, 0, memory_order_relaxed);

@@ -583,7 +583,7 @@ static void solve_step(team *t, void *context)
     }
     joints_begin(&s->joints, world, t, s->velocities, s->h, touching);
     if (s->by_group) /* a world with joints is one group: none in the copies */
-        team_stage_run(t, TEAM_CONSTRAINTS, stage_solve_groups, s, s->group_count, 1);
+        team_stage_run_blocks(t, TEAM_CONSTRAINTS, stage_solve_groups, s, s->group_count, 1);
     else
         for (int g = 0; g < s->group_count; ++g)
             solve_group_alone(s, &s->groups[g]);
