@@ -86,10 +86,23 @@ Test(island_groups, whole_groups_on_several_workers)
     }
 }
 
-/* A world with joints is one group, whatever the size asked: the joint solver takes the step's
-   joints at once. */
-Test(island_groups, a_world_with_joints_is_one_group)
+/* Jointed islands are grouped too: forty ragdolls (joint trees and Gauss-Seidel joints among
+   contacts) in groups of one island each, on the calling thread and shared whole on 2 and 4
+   workers, against one group. */
+Test(island_groups, ragdolls_in_groups_on_several_workers)
 {
-    grouped_run ragdolls = run_grouped("ragdolls", 1, 1);
-    cr_expect_eq(ragdolls.most_groups, 1, "ragdolls: %d groups", ragdolls.most_groups);
+    grouped_run whole = run_grouped("ragdolls", INT32_MAX, 1);
+    grouped_run alone = run_grouped("ragdolls", 1, 1);
+    cr_expect_geq(alone.most_groups, 40, "ragdolls: only %d groups", alone.most_groups);
+    cr_expect_eq(alone.hash, whole.hash,
+                 "ragdolls in groups: %016" PRIx64 ", one group %016" PRIx64, alone.hash,
+                 whole.hash);
+    for (int workers = 2; workers <= 4; workers += 2) {
+        grouped_run shared = run_grouped("ragdolls", 1, workers);
+        cr_expect_gt(shared.shared_steps, 0, "ragdolls on %d workers: no step shared groups",
+                     workers);
+        cr_expect_eq(shared.hash, whole.hash,
+                     "ragdolls in groups on %d workers: %016" PRIx64 ", one group %016" PRIx64,
+                     workers, shared.hash, whole.hash);
+    }
 }

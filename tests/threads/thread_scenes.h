@@ -144,6 +144,16 @@ static inline cairn_world *thread_ragdolls(void)
     return thread_load(THREAD_SCENES "ragdolls.yaml");
 }
 
+/* The ragdolls with each island its own group (the default is one group for so few): forty
+   groups of joints and contacts, which several workers share whole. */
+static inline cairn_world *thread_ragdolls_in_groups(void)
+{
+    cairn_world *world = thread_ragdolls();
+    if (world)
+        world->solver_group_manifolds = 1;
+    return world;
+}
+
 static inline cairn_world *thread_bridge(void)
 {
     return thread_load(THREAD_SCENES "bridge.yaml");
@@ -227,6 +237,7 @@ static const thread_scene thread_scenes[] = {
     {"rain", thread_rain, 150, NULL},
     {"smash", thread_smash, 90, NULL},
     {"ragdolls", thread_ragdolls, 90, NULL},
+    {"ragdolls in groups", thread_ragdolls_in_groups, 90, NULL},
     {"heightfield", thread_heightfield, 120, NULL},
     {"bridge", thread_bridge, 120, NULL},
     {"compounds", thread_compounds, 120, NULL},

@@ -104,6 +104,13 @@ void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *cont
                           block_size > min_block ? block_size : (min_block > 0 ? min_block : 1));
 }
 
+void team_recharge(team *t, int worker, team_clock_id from, team_clock_id to, uint64_t ns)
+{
+    /* the block's whole time is added to `from` when it returns: taken off first, modulo 2^64 */
+    t->clocks[worker].busy_ns[from] -= ns;
+    t->clocks[worker].busy_ns[to] += ns;
+}
+
 void team_stage_run_blocks(team *t, team_clock_id clock, team_stage_fn *run, void *context,
                            int items, int block_size)
 {

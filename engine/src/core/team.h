@@ -76,6 +76,9 @@ int team_run(const cairn_world_def *def, bool share, team_program_fn *program, v
    coordinator alone. The blocks' time is charged to clock. */
 void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *context, int items,
                     int min_block);
+/* Inside a block of a stage: ns of the block's time were spent on work of clock `to` (a nested
+   team of one worker, say): it is charged there instead of to the stage's clock. */
+void team_recharge(team *t, int worker, team_clock_id from, team_clock_id to, uint64_t ns);
 /* The same with blocks of exactly block_size items: for items that are each a lot of work (whole
    island groups), where four blocks per worker would leave one worker with more than its share. */
 void team_stage_run_blocks(team *t, team_clock_id clock, team_stage_fn *run, void *context,

@@ -44,6 +44,8 @@ typedef struct solver {
     uint32_t *group_bodies;   /* the awake bodies, group by group */
     solve_group *plan_groups; /* as pushed on the scratch arena */
     uint32_t *plan_bodies;    /* as pushed on the scratch arena */
+    int *joint_groups;        /* the island group of each joint, by joint index (NULL: one) */
+    size_t most_groups;       /* room in plan_groups */
     solve_group all_bodies;   /* the one group when no contact is solved */
     bool by_group;            /* the workers share whole groups, not each group's colours */
     float integrate_ms;       /* this solver's integration time (a worker's, in by_group) */
@@ -188,25 +190,38 @@ static void plan_groups(solver *s, const manifold_ref *listed, const uint8_t *co
     s->batch_count = n;
 }
 
-/* The smallest limit a group can have: GROUP_MANIFOLDS, or the size a test asked for. */
-static int group_size(const solver *s)
+static int world_workers(const cairn_world *world)
 {
-    return s->world->solver_group_manifolds > 0 ? s->world->solver_group_manifolds
-                                                : GROUP_MANIFOLDS;
+    return world->def.enqueue_task ? world->def.worker_count : 1;
 }
 
-/* The largest group of a step that solves count manifolds: every island in one group when the
-   world has joints (the joint solver takes the step's joints at once), or by default when the
-   step holds fewer than two groups' worth (their constraints fit the caches together, and a
-   split only adds part-filled batches: the 10,000-shape pile's 11,600 manifolds solved 3-4%
-   slower in two groups); else group_size. */
-static int group_limit(const solver *s, int count)
+/* Room for the groups of a step of at most weight manifolds and joints (group_limit's). */
+static size_t most_groups(const solver *s, size_t weight)
 {
-    if (s->world->joints.count > 0)
-        return INT32_MAX;
-    if (s->world->solver_group_manifolds == 0 && count < 2 * GROUP_MANIFOLDS)
-        return INT32_MAX;
-    return group_size(s);
+    if (s->world->solver_group_manifolds > 0)
+        return island_groups_most(weight, s->world->solver_group_manifolds);
+    /* several workers: a limit over weight / (4 workers) */
+    size_t shared = 8 * (size_t)world_workers(s->world) + 3;
+    size_t most = island_groups_most(weight, GROUP_MANIFOLDS);
+    return most > shared ? most : shared;
+}
+
+/* The heaviest group of a step that solves weight manifolds and joints. On one worker: every
+   island in one group when the step holds fewer than two groups' worth (their constraints fit
+   the caches together, and a split only adds part-filled batches: the 10,000-shape pile's 11,600
+   manifolds solved 3-4% slower in two groups), else group_size. On several: about four groups a
+   worker, so that they can take whole groups (and none is left holding the largest), at most
+   group_size. */
+static int group_limit(const solver *s, int weight)
+{
+    int workers = world_workers(s->world);
+    if (s->world->solver_group_manifolds > 0)
+        return s->world->solver_group_manifolds;
+    if (workers > 1) {
+        int share = weight / (4 * workers) + 1;
+        return share < GROUP_MANIFOLDS ? share : GROUP_MANIFOLDS;
+    }
+    return weight < 2 * GROUP_MANIFOLDS ? INT32_MAX : GROUP_MANIFOLDS;
 }
 
 /* Colours the manifolds, groups their islands and plans their order and batches (plan: room for
@@ -218,24 +233,29 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
     manifold_ref *listed = arena_push(&w->scratch, sizeof *listed * total, "manifolds listed");
     manifold_ref *sorted = arena_push(&w->scratch, sizeof *sorted * total, "manifolds grouped");
     uint8_t *colors = arena_push(&w->scratch, 2 * total, "manifold colours");
+    size_t most = s->most_groups;
     int *groups =
-        arena_push(&w->scratch, sizeof(int) * (3 * total + 2 * bodies), "manifold groups");
+        arena_push(&w->scratch, sizeof(int) * (total + 3 * most + 2 * bodies), "manifold groups");
     uint32_t *island = arena_push(&w->scratch, sizeof *island * bodies, "islands");
     graph_mask *used = arena_push(&w->scratch, sizeof *used * bodies, "body colours");
     bool ok = listed && sorted && colors && groups && island && used;
     if (ok) {
         memset(used, 0, sizeof *used * bodies);
-        int *group_sizes = groups + total, *group_next = groups + 2 * total;
-        island_grouping grouping = {island, groups + 3 * total, groups + 3 * total + bodies};
+        int *group_sizes = groups + total, *group_next = group_sizes + most;
+        int *group_weights = group_next + most;
+        island_grouping grouping = {island, group_weights + most, group_weights + most + bodies};
         int counts[GRAPH_BUCKETS] = {0};
         s->contact_count = list_manifolds(s, listed, colors, used, counts);
         island_groups_join(&grouping, w, listed, s->contact_count);
-        s->group_count =
-            island_groups_assign(&grouping, listed, s->contact_count,
-                                 group_limit(s, s->contact_count), groups, group_sizes);
+        int limit = group_limit(s, s->contact_count + w->joints.count);
+        s->group_count = island_groups_assign(&grouping, w, listed, s->contact_count, limit, groups,
+                                              group_sizes, group_weights);
         plan_groups(s, listed, colors, groups, group_sizes, group_next, sorted, colors + total,
                     plan);
         island_groups_bodies(&grouping, w, s->groups, s->group_count, s->group_bodies);
+        island_groups_of_joints(&grouping, w, s->joint_groups);
+        for (int g = 0; g < s->group_count; ++g)
+            s->groups[g].weight = group_weights[g];
         for (int c = 0; c < GRAPH_COLOR_COUNT; ++c)
             w->stats.colors += counts[c] > 0;
         w->stats.overflow_contacts = counts[GRAPH_OVERFLOW];
@@ -306,14 +326,13 @@ static bool plan_step(solver *s)
     s->warm = settings->warm_starting ? settings->warm_start_factor : 0.0f;
     size_t total = manifold_total(w) + 1;
     s->batch_first = arena_push(&w->scratch, sizeof(int) * (total + PLAN_GROUPS + 1), "batches");
-    /* a group is closed when the next island would take it over the limit, so any two groups in
-       a row hold more than the limit; and no group is empty but the first */
-    size_t most_groups = 2 * (total / (size_t)group_size(s)) + 3;
-    most_groups = most_groups < total + 1 ? most_groups : total + 1;
-    s->plan_groups = arena_push(&w->scratch, sizeof(solve_group) * most_groups, "island groups");
+    s->most_groups = most_groups(s, total + (size_t)w->joints.count);
+    s->plan_groups = arena_push(&w->scratch, sizeof(solve_group) * s->most_groups, "island groups");
     s->plan_bodies =
         arena_push(&w->scratch, sizeof(uint32_t) * ((size_t)w->awake.count + 1), "bodies by group");
-    if (!s->plan || !s->batch_first || !s->plan_groups || !s->plan_bodies)
+    s->joint_groups =
+        arena_push(&w->scratch, sizeof(int) * ((size_t)w->joints.count + 1), "joint groups");
+    if (!s->plan || !s->batch_first || !s->plan_groups || !s->plan_bodies || !s->joint_groups)
         return false;
     s->groups = s->plan_groups;
     s->group_bodies = s->plan_bodies;
@@ -470,14 +489,14 @@ static void split_impulse_positions(solver *s)
     move_bodies(s, s->pseudo);
 }
 
-static void substep(solver *s, int mode)
+static void substep(solver *s, int mode, bool first)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
     uint64_t start = timer_ticks();
     team_stage_run(s->team, TEAM_INTEGRATION, stage_integrate_velocities, s, group_body_count(s),
                    BODY_BLOCK);
     s->integrate_ms += (float)timer_ms_since(start);
-    joints_prepare(&s->joints);
+    joints_prepare(&s->joints, first);
     joints_warm_start(&s->joints);
     run_pass(s, s->wide->warm_start);
     int velocity_passes = passes(settings->velocity_iterations, settings->substeps);
@@ -518,10 +537,12 @@ static void drop_contacts(solver *s)
 }
 
 /* One island group's whole solve: its constraints made, the substeps, restitution. */
-static void solve_group_alone(solver *s, const solve_group *group)
+static void solve_group_alone(solver *s, int index)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
+    const solve_group *group = &s->groups[index];
     s->group = group;
+    joints_use_group(&s->joints, index);
     s->pass_count = 0; /* every group sees the same pass order */
     int first = group->batch_color_first[0];
     s->stage_first = first;
@@ -529,7 +550,7 @@ static void solve_group_alone(solver *s, const solve_group *group)
                    group->batch_color_first[GRAPH_BUCKETS] - first, s->batch_block);
     for (int i = 0; i < settings->substeps; ++i) {
         s->last_substep = i == settings->substeps - 1;
-        substep(s, settings->position_correction);
+        substep(s, settings->position_correction, i == 0);
     }
     for_each_color(s, stage_restitution_and_store);
 }
@@ -545,26 +566,28 @@ static void stage_solve_groups(void *context, int start, int end, int worker)
         solver s = *shared;
         s.team = &alone;
         s.integrate_ms = 0.0f;
-        solve_group_alone(&s, &shared->groups[g]);
+        s.joints.team = &alone;
+        solve_group_alone(&s, g);
         shared->worker_integrate_ms[worker] += s.integrate_ms;
     }
+    team_recharge(shared->team, worker, TEAM_CONSTRAINTS, TEAM_INTEGRATION,
+                  alone.clocks[0].busy_ns[TEAM_INTEGRATION]);
 }
 
 /* Whether the workers share whole groups: with at least two groups per worker, none of them
-   more than a worker's share of the manifolds (ten pyramids side by side: ten groups of a
-   tenth). Otherwise they share each group's colours, one colour after another. */
+   more than a worker's share of the manifolds and joints (ten pyramids side by side: ten groups
+   of a tenth). Otherwise they share each group's colours, one colour after another. */
 static bool groups_shared(const solver *s)
 {
-    const cairn_world_def *def = &s->world->def;
-    int workers = def->enqueue_task ? def->worker_count : 1;
+    int workers = world_workers(s->world);
     if (workers < 2 || s->group_count < 2 * workers)
         return false;
-    for (int g = 0; g < s->group_count; ++g) {
-        const int *color_first = s->groups[g].batch_color_first;
-        int size = s->batch_first[color_first[GRAPH_BUCKETS]] - s->batch_first[color_first[0]];
-        if (size * workers > s->contact_count)
+    int64_t total = 0;
+    for (int g = 0; g < s->group_count; ++g)
+        total += s->groups[g].weight;
+    for (int g = 0; g < s->group_count; ++g)
+        if ((int64_t)s->groups[g].weight * workers > total)
             return false;
-    }
     return true;
 }
 
@@ -581,12 +604,13 @@ static void solve_step(team *t, void *context)
         for (int i = 0; i < s->contact_count; ++i)
             touching[s->plan[i].contact->body_a] = touching[s->plan[i].contact->body_b] = true;
     }
-    joints_begin(&s->joints, world, t, s->velocities, s->h, touching);
-    if (s->by_group) /* a world with joints is one group: none in the copies */
+    joints_begin(&s->joints, world, t, s->velocities, s->h, touching, s->joint_groups,
+                 s->group_count);
+    if (s->by_group)
         team_stage_run_blocks(t, TEAM_CONSTRAINTS, stage_solve_groups, s, s->group_count, 1);
     else
         for (int g = 0; g < s->group_count; ++g)
-            solve_group_alone(s, &s->groups[g]);
+            solve_group_alone(s, g);
     joints_end(&s->joints);
     if (touching)
         arena_pop(&world->scratch, touching);
@@ -644,8 +668,8 @@ void solver_step(cairn_world *world, float dt)
     world->stats.integrate_ms += s.integrate_ms;
     for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
         world->stats.integrate_ms += worker_integrate_ms[w];
-    void *pushed[] = {s.batch_memory, s.plan_bodies, s.plan_groups, s.batch_first};
-    for (int i = 0; i < 4; ++i)
+    void *pushed[] = {s.batch_memory, s.joint_groups, s.plan_bodies, s.plan_groups, s.batch_first};
+    for (int i = 0; i < 5; ++i)
         if (pushed[i])
             arena_pop(&world->scratch, pushed[i]);
     velocities_store(world, s.velocities);

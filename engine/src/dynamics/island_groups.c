@@ -2,6 +2,7 @@
    packed into groups in the order of their first manifold (island_groups.h). */
 #include "dynamics/island_groups.h"
 
+#include "dynamics/joint.h"
 #include "dynamics/world_state.h"
 
 #include <string.h>
@@ -15,6 +16,26 @@ static uint32_t island_root(uint32_t *island, uint32_t i)
     return i;
 }
 
+static void join(uint32_t *island, uint32_t a, uint32_t b)
+{
+    if (island[a] == UINT32_MAX || island[b] == UINT32_MAX)
+        return;
+    a = island_root(island, a);
+    b = island_root(island, b);
+    if (a != b)
+        island[a > b ? a : b] = a < b ? a : b;
+}
+
+/* A joint's awake side (UINT32_MAX for none): its island is the joint's. */
+static uint32_t joint_side(const uint32_t *island, const joint *j)
+{
+    if (!j->alive)
+        return UINT32_MAX;
+    if (island[j->body_b] != UINT32_MAX)
+        return j->body_b;
+    return j->body_a != JOINT_WORLD && island[j->body_a] != UINT32_MAX ? j->body_a : UINT32_MAX;
+}
+
 void island_groups_join(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
                         int count)
 {
@@ -26,14 +47,12 @@ void island_groups_join(island_grouping *g, const cairn_world *world, const mani
         g->group_of[i] = -1;
         g->island_size[i] = 0;
     }
-    for (int k = 0; k < count; ++k) {
-        uint32_t a = listed[k].contact->body_a, b = listed[k].contact->body_b;
-        if (g->island[a] == UINT32_MAX || g->island[b] == UINT32_MAX)
-            continue;
-        a = island_root(g->island, a);
-        b = island_root(g->island, b);
-        if (a != b)
-            g->island[a > b ? a : b] = a < b ? a : b;
+    for (int k = 0; k < count; ++k)
+        join(g->island, listed[k].contact->body_a, listed[k].contact->body_b);
+    for (int i = 0; i < world->joints.count; ++i) {
+        const joint *j = &world->joints.data[i];
+        if (j->alive && j->body_a != JOINT_WORLD)
+            join(g->island, j->body_a, j->body_b);
     }
 }
 
@@ -45,33 +64,71 @@ static uint32_t manifold_island(uint32_t *island, const manifold_ref *m)
     return island[side] != UINT32_MAX ? island_root(island, side) : UINT32_MAX;
 }
 
-int island_groups_assign(island_grouping *g, const manifold_ref *listed, int count, int limit,
-                         int *groups, int *group_sizes)
+size_t island_groups_most(size_t weight, int limit)
+{
+    /* a group is closed when the next island would take it over the limit, so any two groups in
+       a row weigh more than the limit; and no group is empty but the first */
+    size_t most = 2 * (weight / (size_t)limit) + 3;
+    return most < weight + 1 ? most : weight + 1;
+}
+
+/* The group filling up (*current) takes the island of root, or a new group does when the
+   island would take it over limit. */
+static void place_island(island_grouping *g, uint32_t root, int limit, int *current,
+                         int *group_sizes, int *group_weights)
+{
+    if (g->group_of[root] >= 0)
+        return;
+    int weight = g->island_size[root];
+    if (group_weights[*current] > 0 && group_weights[*current] + weight > limit) {
+        ++*current;
+        group_sizes[*current] = group_weights[*current] = 0;
+    }
+    g->group_of[root] = *current;
+    group_weights[*current] += weight;
+}
+
+int island_groups_assign(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
+                         int count, int limit, int *groups, int *group_sizes, int *group_weights)
 {
     for (int k = 0; k < count; ++k) {
         uint32_t root = manifold_island(g->island, &listed[k]);
         if (root != UINT32_MAX)
             g->island_size[root]++;
     }
+    for (int i = 0; i < world->joints.count; ++i) {
+        uint32_t side = joint_side(g->island, &world->joints.data[i]);
+        if (side != UINT32_MAX)
+            g->island_size[island_root(g->island, side)]++;
+    }
     int current = 0;
-    group_sizes[0] = 0;
+    group_sizes[0] = group_weights[0] = 0;
     for (int k = 0; k < count; ++k) {
         uint32_t root = manifold_island(g->island, &listed[k]);
         if (root == UINT32_MAX) {
             groups[k] = current;
-            group_sizes[current]++;
-            continue;
+            group_weights[current]++;
+        } else {
+            place_island(g, root, limit, &current, group_sizes, group_weights);
+            groups[k] = g->group_of[root];
         }
-        if (g->group_of[root] < 0) {
-            int size = g->island_size[root];
-            if (group_sizes[current] > 0 && group_sizes[current] + size > limit)
-                group_sizes[++current] = 0;
-            g->group_of[root] = current;
-            group_sizes[current] += size;
-        }
-        groups[k] = g->group_of[root];
+        group_sizes[groups[k]]++;
+    }
+    for (int i = 0; i < world->joints.count; ++i) {
+        uint32_t side = joint_side(g->island, &world->joints.data[i]);
+        if (side != UINT32_MAX)
+            place_island(g, island_root(g->island, side), limit, &current, group_sizes,
+                         group_weights);
     }
     return current + 1;
+}
+
+void island_groups_of_joints(island_grouping *g, const cairn_world *world, int *joint_group)
+{
+    for (int i = 0; i < world->joints.count; ++i) {
+        uint32_t side = joint_side(g->island, &world->joints.data[i]);
+        joint_group[i] = side == UINT32_MAX ? -1 : g->group_of[island_root(g->island, side)];
+    }
 }
 
 /* The group of an awake body: its island's, or the first group for a body without contacts. */

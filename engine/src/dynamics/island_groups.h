@@ -21,6 +21,7 @@ typedef struct solve_group {
        first batch of each bucket. */
     int batch_color_first[GRAPH_BUCKETS + 1];
     int body_first, body_end; /* its awake bodies, in the array island_groups_bodies fills */
+    int weight;               /* its contact manifolds and joints */
 } solve_group;
 
 /* The grouping's working memory, by body index (world bodies + 1 each). */
@@ -30,16 +31,22 @@ typedef struct island_grouping {
     int *island_size; /* by island root: its manifolds */
 } island_grouping;
 
-/* The islands of listed[0..count): static and sleeping bodies join nothing, as their state does
-   not change during the step. */
+/* The islands of listed[0..count) and the world's joints: static and sleeping bodies join
+   nothing, as their state does not change during the step. */
 void island_groups_join(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
                         int count);
-/* Each manifold's group (groups[k]) and each group's manifolds (group_sizes, room for count + 1):
-   islands taken in the order of their first manifold, a group closed when the next island would
-   take it over limit. A manifold of no awake body joins the group being filled. Returns the
-   number of groups (at least one). */
-int island_groups_assign(island_grouping *g, const manifold_ref *listed, int count, int limit,
-                         int *groups, int *group_sizes);
+/* Each manifold's group (groups[k]), each group's manifolds (group_sizes) and its manifolds
+   and joints (group_weights; both with room for island_groups_most): islands taken in the order
+   of their first manifold, then of their first joint, a group closed when the next island would
+   take its weight over limit. A manifold of no awake body joins the group being filled. Returns
+   the number of groups (at least one). */
+int island_groups_assign(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
+                         int count, int limit, int *groups, int *group_sizes, int *group_weights);
+/* The most groups a step of weight manifolds and joints can have in groups of at most limit. */
+size_t island_groups_most(size_t weight, int limit);
+/* The group of each joint by joint index (joint_group[i]; -1 for a joint without an awake
+   body). */
+void island_groups_of_joints(island_grouping *g, const cairn_world *world, int *joint_group);
 /* The awake bodies, group by group, into bodies (room for every awake body), each group in awake
    order, and each group's range of them; a body without contacts goes with the first group. */
 void island_groups_bodies(island_grouping *g, const cairn_world *world, solve_group *groups,

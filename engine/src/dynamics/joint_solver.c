@@ -134,47 +134,76 @@ static bool side_moves(const joint_solver *js, uint32_t index)
     return index != JOINT_WORLD && js->velocities[index].inverse_mass > 0.0f;
 }
 
-/* Colours the active joints in index order (graph_color.h) into js->order. False when scratch
-   ran out (the order is then left as it is: index order, every joint in the overflow). */
-static bool color_joints(joint_solver *js)
+/* The group of active joint k. */
+static int group_of_joint(const joint_solver *js, const int *group_of, int k)
+{
+    int group = group_of ? group_of[js->active[k]] : 0;
+    return group >= 0 && group < js->group_count ? group : 0;
+}
+
+/* The active joints into js->order, group by group and in a group colour by colour, each in
+   index order (a counting sort on group and colour; colors[k] the colour of active joint k), and
+   each group's colour offsets. next: room for group_count * GRAPH_BUCKETS slots. */
+static void order_joints(joint_solver *js, const int *group_of, const uint8_t *colors, int *next)
+{
+    int buckets = js->group_count * GRAPH_BUCKETS;
+    memset(next, 0, sizeof(int) * (size_t)buckets);
+    for (int k = 0; k < js->count; ++k)
+        next[group_of_joint(js, group_of, k) * GRAPH_BUCKETS + colors[k]]++;
+    for (int b = 0, first = 0; b < buckets; ++b) {
+        int count = next[b];
+        js->groups[b / GRAPH_BUCKETS].color_first[b % GRAPH_BUCKETS] = first;
+        next[b] = first;
+        first += count;
+    }
+    for (int g = 0; g < js->group_count; ++g)
+        js->groups[g].color_first[GRAPH_BUCKETS] =
+            g + 1 < js->group_count ? js->groups[g + 1].color_first[0] : js->count;
+    for (int k = 0; k < js->count; ++k)
+        js->order[next[group_of_joint(js, group_of, k) * GRAPH_BUCKETS + colors[k]]++] =
+            (uint32_t)k;
+}
+
+/* Colours the active joints in index order (graph_color.h) and orders them group by group (a
+   group's colours are those the whole step's colouring gives: groups share no moving body).
+   Without scratch memory every joint goes to its group's overflow, in index order. */
+static void color_joints(joint_solver *js, const int *group_of)
 {
     cairn_world *w = js->world;
     size_t bodies = (size_t)w->bodies.count + 1;
+    size_t buckets = (size_t)js->group_count * GRAPH_BUCKETS;
     graph_mask *used = arena_push(&w->scratch, sizeof *used * bodies, "joint body colours");
     uint8_t *colors = arena_push(&w->scratch, (size_t)js->count + 1, "joint colours");
-    bool ok = used && colors;
-    if (ok) {
+    int *next = arena_push(&w->scratch, sizeof(int) * buckets, "joint colour slots");
+    if (used && colors) {
         memset(used, 0, sizeof *used * bodies);
-        int counts[GRAPH_BUCKETS] = {0}, next[GRAPH_BUCKETS + 1];
         for (int k = 0; k < js->count; ++k) {
             uint32_t a = js->bodies[k][0], b = js->bodies[k][1];
             colors[k] = (uint8_t)graph_color_pick(used, a, side_moves(js, a), b, side_moves(js, b));
-            counts[colors[k]]++;
         }
-        graph_color_offsets(counts, js->color_first);
-        memcpy(next, js->color_first, sizeof next);
-        for (int k = 0; k < js->count; ++k)
-            js->order[next[colors[k]]++] = (uint32_t)k;
+    } else if (colors) {
+        memset(colors, GRAPH_OVERFLOW, (size_t)js->count);
     }
-    if (colors)
-        arena_pop(&w->scratch, colors);
-    if (used)
-        arena_pop(&w->scratch, used);
-    return ok;
+    if (colors && next) {
+        order_joints(js, group_of, colors, next);
+    } else { /* no memory even for that: one group's overflow, index order */
+        js->group_count = 1;
+        for (int k = 0; k < js->count; ++k)
+            js->order[k] = (uint32_t)k;
+        for (int c = 0; c <= GRAPH_OVERFLOW; ++c)
+            js->groups[0].color_first[c] = 0;
+        js->groups[0].color_first[GRAPH_BUCKETS] = js->count;
+    }
+    void *pushed[] = {next, colors, used};
+    for (int i = 0; i < 3; ++i)
+        if (pushed[i])
+            arena_pop(&w->scratch, pushed[i]);
 }
 
-/* Without colours every joint is solved alone, in index order. */
-static void overflow_only(joint_solver *js)
-{
-    for (int k = 0; k < js->count; ++k)
-        js->order[k] = (uint32_t)k;
-    for (int c = 0; c <= GRAPH_OVERFLOW; ++c)
-        js->color_first[c] = 0;
-    js->color_first[GRAPH_BUCKETS] = js->count;
-}
+static void find_trees(joint_solver *js, const int *group_of);
 
 void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *velocities, float h,
-                  const bool *touching)
+                  const bool *touching, const int *group_of, int group_count)
 {
     *js = (joint_solver){
         .world = world, .team = t, .velocities = velocities, .h = h, .touching = touching};
@@ -194,7 +223,11 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
     js->bodies = arena_push(&world->scratch, sizeof(uint32_t[2]) * n, "joint bodies");
     js->in_tree = arena_push(&world->scratch, sizeof(bool) * n, "joints in trees");
     js->order = arena_push(&world->scratch, sizeof(uint32_t) * n, "joint order");
-    if (!js->active || !js->steps || !js->rows || !js->bodies || !js->in_tree || !js->order) {
+    js->group_count = group_of && group_count > 0 ? group_count : 1;
+    js->groups =
+        arena_push(&world->scratch, sizeof(joint_group) * (size_t)js->group_count, "joint groups");
+    if (!js->active || !js->steps || !js->rows || !js->bodies || !js->in_tree || !js->order ||
+        !js->groups) {
         joints_end(js); /* no memory: the joints sit this step out */
         return;
     }
@@ -211,8 +244,8 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
             joint_reset_impulses(j);
         js->active[js->count++] = (uint32_t)i;
     }
-    if (!color_joints(js))
-        overflow_only(js);
+    color_joints(js, group_of);
+    find_trees(js, group_of);
 }
 
 /* The fewest joints a worker takes at once. */
@@ -220,7 +253,8 @@ enum { JOINT_BLOCK = 4 };
 
 static void for_each_joint_color(joint_solver *js, team_stage_fn *stage)
 {
-    graph_color_run(js->team, js->color_first, &js->stage_first, stage, js, JOINT_BLOCK);
+    if (js->group)
+        graph_color_run(js->team, js->group->color_first, &js->stage_first, stage, js, JOINT_BLOCK);
 }
 
 /* The joint's frames at the bodies' current poses. */
@@ -293,7 +327,8 @@ static void stage_prepare(void *context, int start, int end, int worker)
     joint_solver *js = context;
     float inverse_h = 1.0f / js->h;
     softness rigid = rigid_softness(js);
-    for (int k = start; k < end; ++k) {
+    for (int p = js->stage_first + start; p < js->stage_first + end; ++p) {
+        uint32_t k = js->order[p];
         joint *j = &js->world->joints.data[js->active[k]];
         joint_step *s = &js->steps[k];
         frame_step(js, j, s);
@@ -317,42 +352,90 @@ static void stage_prepare(void *context, int start, int end, int worker)
     }
 }
 
+/* The group's trees [start, end), each alone. */
 static void stage_tree_factor(void *context, int start, int end, int worker)
 {
     (void)worker;
     joint_solver *js = context;
-    joint_tree_factor(&js->tree, js->rows, start, end);
+    for (int i = js->stage_first + start; i < js->stage_first + end; ++i)
+        joint_tree_factor(&js->tree, js->rows, js->group_trees[i], js->group_trees[i] + 1);
 }
 
 static void stage_tree_solve(void *context, int start, int end, int worker)
 {
     (void)worker;
     joint_solver *js = context;
-    joint_tree_solve(&js->tree, js->rows, start, end);
+    for (int i = js->stage_first + start; i < js->stage_first + end; ++i)
+        joint_tree_solve(&js->tree, js->rows, js->group_trees[i], js->group_trees[i] + 1);
 }
 
-void joints_prepare(joint_solver *js)
+/* The trees at the step's poses (joint_tree.h), from every active joint's rows, and each
+   group's trees. Without scratch memory no joint is in a tree. */
+static void find_trees(joint_solver *js, const int *group_of)
 {
+    if (js->count == 0)
+        return;
+    js->stage_first = 0; /* every position */
     team_stage_run(js->team, TEAM_CONSTRAINTS, stage_prepare, js, js->count, JOINT_BLOCK);
-    if (!js->tree_built && js->count > 0) {
-        js->tree_built = true;
-        if (js->world->def.solver.joint_trees)
-            joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
-                             (const uint32_t(*)[2])js->bodies, js->count, js->touching,
-                             js->in_tree);    /* else no joint is in a tree (joints_begin) */
-        for (int k = 0; k < js->count; ++k) { /* the rows outside trees are soft */
-            set_softness(js, k, js->steps[k].rigid_soft);
-            joint *j = &js->world->joints.data[js->active[k]];
-            if (js->steps[k].direct && !js->in_tree[k]) { /* guessed wrong: it needs its masses */
-                js->steps[k].direct = false;
-                joint_ops_of(j->type)->prepare(j, &js->steps[k]);
-            }
-            j->was_in_tree = js->in_tree[k];
-            js->tree_iterates |=
-                js->in_tree[k] && has_free_rows(&js->world->joints.data[js->active[k]]);
+    js->tree_built = true;
+    if (js->world->def.solver.joint_trees)
+        joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
+                         (const uint32_t(*)[2])js->bodies, js->count, js->touching,
+                         js->in_tree);    /* else no joint is in a tree (joints_begin) */
+    for (int k = 0; k < js->count; ++k) { /* the rows outside trees are soft */
+        set_softness(js, k, js->steps[k].rigid_soft);
+        joint *j = &js->world->joints.data[js->active[k]];
+        if (js->steps[k].direct && !js->in_tree[k]) { /* guessed wrong: it needs its masses */
+            js->steps[k].direct = false;
+            joint_ops_of(j->type)->prepare(j, &js->steps[k]);
         }
+        j->was_in_tree = js->in_tree[k];
+        js->tree_iterates |= js->in_tree[k] && has_free_rows(j);
     }
-    team_stage_run(js->team, TEAM_CONSTRAINTS, stage_tree_factor, js, js->tree.tree_count, 1);
+    int trees = js->tree.tree_count;
+    js->group_trees =
+        trees > 0 ? arena_push(&js->world->scratch, sizeof(int) * (size_t)trees, "trees by group")
+                  : NULL;
+    for (int g = 0; g < js->group_count; ++g)
+        js->groups[g].tree_first = js->groups[g].tree_end = 0;
+    if (js->group_trees == NULL) { /* no trees, or no memory for their list */
+        if (trees > 0)
+            joint_tree_free(&js->tree, &js->world->scratch);
+        memset(js->in_tree, 0, (size_t)js->count);
+        return;
+    }
+    for (int i = 0; i < trees; ++i) /* the counts first, in tree_end */
+        js->groups[group_of_joint(js, group_of, joint_tree_some_joint(&js->tree, i))].tree_end++;
+    for (int g = 0, first = 0; g < js->group_count; ++g) {
+        int n = js->groups[g].tree_end;
+        js->groups[g].tree_first = js->groups[g].tree_end = first;
+        first += n;
+    }
+    for (int i = 0; i < trees; ++i) {
+        joint_group *g =
+            &js->groups[group_of_joint(js, group_of, joint_tree_some_joint(&js->tree, i))];
+        js->group_trees[g->tree_end++] = i;
+    }
+}
+
+void joints_use_group(joint_solver *js, int group)
+{
+    js->group = js->count > 0 ? &js->groups[group < js->group_count ? group : 0] : NULL;
+}
+
+void joints_prepare(joint_solver *js, bool at_step_start)
+{
+    const joint_group *g = js->group;
+    if (g == NULL)
+        return;
+    if (!at_step_start) {
+        js->stage_first = g->color_first[0];
+        team_stage_run(js->team, TEAM_CONSTRAINTS, stage_prepare, js,
+                       g->color_first[GRAPH_BUCKETS] - g->color_first[0], JOINT_BLOCK);
+    }
+    js->stage_first = g->tree_first;
+    team_stage_run(js->team, TEAM_CONSTRAINTS, stage_tree_factor, js, g->tree_end - g->tree_first,
+                   1);
     js->tree_solved = false;
 }
 
@@ -385,13 +468,20 @@ static void stage_solve(void *context, int start, int end, int worker)
 
 void joints_solve(joint_solver *js, bool relax)
 {
-    for (int k = 0; k < js->count; ++k) {
+    const joint_group *g = js->group;
+    if (g == NULL)
+        return;
+    for (int p = g->color_first[0]; p < g->color_first[GRAPH_BUCKETS]; ++p) {
+        uint32_t k = js->order[p];
         js->steps[k].direct = js->in_tree[k];
         js->steps[k].relaxing = relax;
     }
     for_each_joint_color(js, stage_solve);
-    if (js->tree.node_count > 0 && (js->tree_iterates || !js->tree_solved))
-        team_stage_run(js->team, TEAM_CONSTRAINTS, stage_tree_solve, js, js->tree.tree_count, 1);
+    if (g->tree_end > g->tree_first && (js->tree_iterates || !js->tree_solved)) {
+        js->stage_first = g->tree_first;
+        team_stage_run(js->team, TEAM_CONSTRAINTS, stage_tree_solve, js,
+                       g->tree_end - g->tree_first, 1);
+    }
     js->tree_solved = true;
 }
 
@@ -418,11 +508,17 @@ void joints_end(joint_solver *js)
             js->world->joints_broken++;
         }
     }
+    if (js->group_trees)
+        arena_pop(&js->world->scratch, js->group_trees);
     joint_tree_free(&js->tree, &js->world->scratch);
-    void *pushed[] = {js->order, js->in_tree, js->bodies, js->rows, js->steps, js->active};
-    for (int i = 0; i < 6; ++i)
+    void *pushed[] = {js->groups, js->order, js->in_tree, js->bodies,
+                      js->rows,   js->steps, js->active};
+    for (int i = 0; i < 7; ++i)
         if (pushed[i])
             arena_pop(&js->world->scratch, pushed[i]);
+    js->group_trees = NULL;
+    js->groups = NULL;
+    js->group = NULL;
     js->order = NULL;
     js->in_tree = NULL;
     js->bodies = NULL;

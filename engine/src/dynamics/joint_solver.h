@@ -11,6 +11,14 @@
 
 struct joint_step;
 
+/* The joints of one island group of the step (island_groups.h): their positions in the solve
+   order, colour by colour, and their trees. */
+typedef struct joint_group {
+    int color_first[GRAPH_BUCKETS +
+                    1];       /* positions in joint_solver.order; the end after the last */
+    int tree_first, tree_end; /* in joint_solver.group_trees */
+} joint_group;
+
 typedef struct joint_solver {
     cairn_world *world;
     team *team;
@@ -30,21 +38,30 @@ typedef struct joint_solver {
     bool tree_iterates;
     bool tree_solved;     /* in this substep */
     const bool *touching; /* by body index: a contact touches it this step (may be NULL) */
-    /* The active joints colour by colour (graph_color.h), the overflow last: order[p] is the
-       active index at position p of the solve, color_first[c] the first position of colour c. */
+    /* The active joints group by group, in a group colour by colour (graph_color.h), the
+       overflow last, each in index order: order[p] is the active index at position p. */
     uint32_t *order;
-    int color_first[GRAPH_BUCKETS + 1];
-    int stage_first; /* the colour the current stage solves */
+    joint_group *groups; /* group_count of them */
+    int group_count;
+    int *group_trees;         /* the trees, group by group */
+    const joint_group *group; /* the group the passes now solve */
+    int stage_first;          /* the first position (or tree) of the current stage */
 } joint_solver;
 
-/* Collects the joints with an awake body (scratch memory; none when it runs out) and puts the
-   bodies the step does not move at rest in velocities. touching[body]: a contact touches the
-   body this step (NULL: take every body as touched). */
+/* Collects the joints with an awake body (scratch memory; none when it runs out), puts the
+   bodies the step does not move at rest in velocities, and finds the trees at the step's poses.
+   touching[body]: a contact touches the body this step (NULL: take every body as touched).
+   group_of[joint index]: the island group of each joint with an awake body, group_count groups
+   (group_of NULL: one group). */
 void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *velocities, float h,
-                  const bool *touching);
+                  const bool *touching, const int *group_of, int group_count);
+/* The island group the next passes solve (group < the count given to joints_begin): every pass
+   below acts on its joints alone. */
+void joints_use_group(joint_solver *js, int group);
 /* At the start of each substep: the frames at the current positions, the rows and their
-   effective masses. */
-void joints_prepare(joint_solver *js);
+   effective masses, and the trees' factors. at_step_start: the bodies have not moved since
+   joints_begin, whose rows stand (made once, where the trees were found). */
+void joints_prepare(joint_solver *js, bool at_step_start);
 void joints_warm_start(joint_solver *js);
 /* One pass: Gauss-Seidel over the rows outside trees (colour by colour: the order of one pass over
    the joints in index order), then the tree solve (tree by tree). relax: soft step's

@@ -550,6 +550,14 @@ bool joint_tree_build(joint_tree *t, arena *scratch, int body_count, const tree_
     return true;
 }
 
+int joint_tree_some_joint(const joint_tree *t, int i)
+{
+    int n = i > 0 ? t->tree_end[i - 1] : 0;
+    while (t->nodes[n].kind != NODE_JOINT)
+        ++n;
+    return t->nodes[n].index;
+}
+
 void joint_tree_free(joint_tree *t, arena *scratch)
 {
     if (t->numbers)

@@ -59,6 +59,8 @@ void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int e
 /* one pass: every tree row meets its target at once; impulses and velocities updated. */
 void joint_tree_solve(const joint_tree *t, tree_joint *joints, int first, int end);
 void joint_tree_free(joint_tree *t, arena *scratch);
+/* The active index of a joint of tree i (every tree has one). */
+int joint_tree_some_joint(const joint_tree *t, int i);
 
 /* Rows of the parts (joint_rows.h), for the per-type equality_rows. */
 int joint_rows_point(point_part *p, joint_row *out);
