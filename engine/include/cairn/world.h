@@ -236,9 +236,10 @@ typedef struct cairn_step_stats {
        the one that works). The integration goes with the solve; the broadphase's and the
        narrow phase's parallel parts are shared either way. */
     int solver_workers;
-    /* The groups of islands the contact solver took one after another, each through all its
-       passes while its constraints are in the caches (a group holds islands up to 8,192 contact
-       manifolds; a step of fewer than 16,384, or a world with joints, is one group). */
+    /* The groups of islands the solver took one after another, each through all its passes
+       while its constraints are in the caches: on one worker, islands up to 8,192 contact
+       manifolds and joints a group (a step of fewer than 16,384 is one group); on several,
+       about four groups a worker. */
     int island_groups;
     /* Whether the workers took whole island groups, each solving its groups alone (at least two
        groups per worker, none over a worker's share), instead of sharing each colour. */

@@ -1,5 +1,5 @@
-/* Island groups of the contact solver. The islands of a step (the awake bodies joined by the
-   solved contact manifolds) are solved in groups, one group after another, all of a group's
+/* Island groups of the solver. The islands of a step (the awake bodies joined by the solved
+   contact manifolds and by joints) are solved in groups, one group after another, all of a group's
    passes before the next group's: a group's constraints stay in the caches between its passes,
    where the whole step's would not (ten pyramids side by side as one group: 1.7-1.8 times the
    contact solver's time of ten groups; bench_groups). Islands share no moving body, so the

@@ -166,8 +166,9 @@ static void order_joints(joint_solver *js, const int *group_of, const uint8_t *c
 
 /* Colours the active joints in index order (graph_color.h) and orders them group by group (a
    group's colours are those the whole step's colouring gives: groups share no moving body).
-   Without scratch memory every joint goes to its group's overflow, in index order. */
-static void color_joints(joint_solver *js, const int *group_of)
+   Without scratch memory for the body masks every joint goes to its group's overflow, in index
+   order; without memory for the order, false. */
+static bool color_joints(joint_solver *js, const int *group_of)
 {
     cairn_world *w = js->world;
     size_t bodies = (size_t)w->bodies.count + 1;
@@ -184,20 +185,14 @@ static void color_joints(joint_solver *js, const int *group_of)
     } else if (colors) {
         memset(colors, GRAPH_OVERFLOW, (size_t)js->count);
     }
-    if (colors && next) {
+    bool ordered = colors && next;
+    if (ordered)
         order_joints(js, group_of, colors, next);
-    } else { /* no memory even for that: one group's overflow, index order */
-        js->group_count = 1;
-        for (int k = 0; k < js->count; ++k)
-            js->order[k] = (uint32_t)k;
-        for (int c = 0; c <= GRAPH_OVERFLOW; ++c)
-            js->groups[0].color_first[c] = 0;
-        js->groups[0].color_first[GRAPH_BUCKETS] = js->count;
-    }
     void *pushed[] = {next, colors, used};
     for (int i = 0; i < 3; ++i)
         if (pushed[i])
             arena_pop(&w->scratch, pushed[i]);
+    return ordered;
 }
 
 static void find_trees(joint_solver *js, const int *group_of);
@@ -244,7 +239,11 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
             joint_reset_impulses(j);
         js->active[js->count++] = (uint32_t)i;
     }
-    color_joints(js, group_of);
+    if (!color_joints(js, group_of)) {
+        js->count = 0;
+        joints_end(js); /* no memory: the joints sit this step out */
+        return;
+    }
     find_trees(js, group_of);
 }
 
