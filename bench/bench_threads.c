@@ -113,8 +113,11 @@ static void run_scene(const scene_spec *spec, cairn_shape *const *shapes, int st
             cairn_world_state_hash(worlds[0]) != cairn_world_state_hash(worlds[1]))
             mismatched = n;
     }
-    printf("\n%s, %d steps: %d contacts, %d colours, %d overflow at the end\n", spec->name, steps,
-           last.contacts, last.colors, last.overflow_contacts);
+    printf("\n%s, %d steps: %d contacts, %d colours, %d overflow, %d island groups (%s) at the "
+           "end, %d workers\n",
+           spec->name, steps, last.contacts, last.colors, last.overflow_contacts,
+           last.island_groups, last.island_groups_shared ? "taken whole" : "colours shared",
+           workers);
     printf("  median ms per step: 1 worker %.3f, %d workers %.3f; speed-up (median of per-step "
            "ratios) %.2fx\n",
            bench_median(s.ms[0], steps), workers, bench_median(s.ms[1], steps),

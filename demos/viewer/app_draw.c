@@ -88,7 +88,7 @@ static void stats_text(const app *a, char *out, size_t capacity)
              "step %.2f ms: broad %.2f  narrow %.2f  solver %.2f (integrate %.2f)  islands %.2f\n"
              "bodies %d  awake %d  pairs %d  contacts %d  points %d  joints %d\n"
              "GJK mean iterations %.2f  cache hits %d (%.0f%%)  EPA calls %d\n"
-             "workers %d (T / Shift+T)  solver colours %d  overflow %d\n"
+             "workers %d (T / Shift+T)  colours %d  overflow %d  island groups %d%s\n"
              "time x%g%s   F1 help",
 #ifndef NDEBUG
              "Debug build (slow)\n",
@@ -100,7 +100,8 @@ static void stats_text(const app *a, char *out, size_t capacity)
              (double)st.solver_ms, (double)st.integrate_ms, (double)st.islands_ms, st.bodies,
              st.awake_bodies, st.pairs, st.contacts, st.points, st.joints,
              (double)st.gjk_iterations, st.cache_hits, (double)hit_rate, st.epa_calls,
-             cairn_thread_pool_workers(a->pool), st.colors, st.overflow_contacts, (double)scale,
+             cairn_thread_pool_workers(a->pool), st.colors, st.overflow_contacts, st.island_groups,
+             st.island_groups_shared ? " (whole)" : "", (double)scale,
              a->opt.record_dir ? "   REC" : "");
 }
 
