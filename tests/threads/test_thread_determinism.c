@@ -66,3 +66,15 @@ Test(thread_determinism, boxes_dropped_on_a_rope_bridge)
 {
     same_for_every_worker_count("bridge");
 }
+
+/* Island groups taken whole by the workers (test_island_groups.c): 64 stacks in about a dozen
+   groups, and forty ragdolls in a group each. */
+Test(thread_determinism, stacks_in_island_groups)
+{
+    same_for_every_worker_count("stacks in groups");
+}
+
+Test(thread_determinism, ragdolls_in_island_groups)
+{
+    same_for_every_worker_count("ragdolls in groups");
+}
