@@ -100,20 +100,6 @@ Test(graph_color, thousands_of_random_graphs)
     cr_log_info("overflowed: %d, fell back: %d", overflowed, fell_back);
 }
 
-Test(graph_color, offsets_put_the_overflow_last)
-{
-    int counts[GRAPH_BUCKETS], first[GRAPH_BUCKETS + 1];
-    for (int c = 0; c < GRAPH_BUCKETS; ++c)
-        counts[c] = c % 3;
-    graph_color_offsets(counts, first);
-    int total = 0;
-    for (int c = 0; c < GRAPH_BUCKETS; ++c) {
-        cr_expect_eq(first[c], total);
-        total += counts[c];
-    }
-    cr_expect_eq(first[GRAPH_BUCKETS], total);
-}
-
 /* A dynamic slab on the ground carrying 144 boxes: the slab's contacts outnumber the colours,
    so the last ones go to the overflow, and they must hold their boxes as well as the others. */
 Test(graph_color, the_overflow_is_solved)

@@ -152,16 +152,26 @@ Test(settings_files, apply_changes_only_what_the_file_sets)
     cr_expect_eq(def.solver.velocity_iterations, 20);
 }
 
+/* dir/name loads into def, which validates (expectations naming the file). False when it did not
+   load. */
+static bool load_and_validate(const char *dir, const char *name, cairn_world_def *def)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s%s", dir, name);
+    cairn_io_error err;
+    bool loaded = cairn_settings_load(path, def, &err);
+    cr_expect(loaded, "%s: %s", name, err.message);
+    if (loaded)
+        cr_expect(cairn_world_def_validate(def), "%s: %s", name, cairn_last_error());
+    return loaded;
+}
+
 Test(settings_files, presets_load_and_validate)
 {
     static const char *const presets[] = {"default.yaml", "fast.yaml", "stable.yaml"};
     for (int i = 0; i < 3; ++i) {
-        char path[512];
-        snprintf(path, sizeof path, SETTINGS "%s", presets[i]);
         cairn_world_def def;
-        cairn_io_error err;
-        cr_expect(cairn_settings_load(path, &def, &err), "%s: %s", presets[i], err.message);
-        cr_expect(cairn_world_def_validate(&def), "%s: %s", presets[i], cairn_last_error());
+        load_and_validate(SETTINGS, presets[i], &def);
     }
     cairn_world_def fast, stable;
     cairn_io_error err;
@@ -179,12 +189,8 @@ Test(settings_files, bench_settings_load_and_validate)
     static const char *const files[] = {"one_substep_rigid.yaml",
                                         "one_substep_rigid_no_trees.yaml"};
     for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
-        char path[512];
-        snprintf(path, sizeof path, CAIRN_SOURCE_DIR "/bench/settings/%s", files[i]);
         cairn_world_def def;
-        cairn_io_error err;
-        cr_assert(cairn_settings_load(path, &def, &err), "%s: %s", files[i], err.message);
-        cr_expect(cairn_world_def_validate(&def), "%s: %s", files[i], cairn_last_error());
+        cr_assert(load_and_validate(CAIRN_SOURCE_DIR "/bench/settings/", files[i], &def));
         cr_expect_eq(def.solver.substeps, 1, "%s", files[i]);
         cr_expect_eq(def.solver.position_correction, CAIRN_SPLIT_IMPULSE, "%s", files[i]);
         cr_expect_eq(def.solver.joint_trees, i == 0, "%s", files[i]);

@@ -167,27 +167,43 @@ static int plan_batches(solver *s, solve_group *group, const int *group_first, i
 }
 
 /* The manifolds by island group (a stable counting sort into sorted and sorted_colors; next:
-   room for a slot per group), then each group's solve order and batches. */
+   room for a slot per group; one group needs no sort), then each group's solve order and
+   batches. */
 static void plan_groups(solver *s, const manifold_ref *listed, const uint8_t *colors,
                         const int *groups, const int *group_sizes, int *next, manifold_ref *sorted,
                         uint8_t *sorted_colors, manifold_ref *plan)
 {
-    for (int g = 0, first = 0; g < s->group_count; first += group_sizes[g++])
-        next[g] = first;
-    for (int k = 0; k < s->contact_count; ++k) {
-        int at = next[groups[k]]++;
-        sorted[at] = listed[k];
-        sorted_colors[at] = colors[k];
+    const manifold_ref *from = listed;
+    const uint8_t *from_colors = colors;
+    if (s->group_count > 1) {
+        for (int g = 0, first = 0; g < s->group_count; first += group_sizes[g++])
+            next[g] = first;
+        for (int k = 0; k < s->contact_count; ++k) {
+            int at = next[groups[k]]++;
+            sorted[at] = listed[k];
+            sorted_colors[at] = colors[k];
+        }
+        from = sorted;
+        from_colors = sorted_colors;
     }
     int n = 0, offset = 0, group_first[PLAN_GROUPS + 1];
     for (int g = 0; g < s->group_count; ++g) {
-        plan_order(sorted + offset, sorted_colors + offset, group_sizes[g], plan + offset,
-                   group_first);
+        plan_order(from + offset, from_colors + offset, group_sizes[g], plan + offset, group_first);
         n = plan_batches(s, &s->groups[g], group_first, offset, n);
         offset += group_sizes[g];
     }
     s->batch_first[n] = s->contact_count;
     s->batch_count = n;
+}
+
+/* Every awake body in one group (given: its batches are planned by plan_batches). */
+static void whole_world_group(solver *s, solve_group *group)
+{
+    group->body_first = 0;
+    group->body_end = s->world->awake.count;
+    s->groups = group;
+    s->group_count = 1;
+    s->group_bodies = s->world->awake.data;
 }
 
 static int world_workers(const cairn_world *world)
@@ -246,14 +262,20 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
         island_grouping grouping = {island, group_weights + most, group_weights + most + bodies};
         int counts[GRAPH_BUCKETS] = {0};
         s->contact_count = list_manifolds(s, listed, colors, used, counts);
-        island_groups_join(&grouping, w, listed, s->contact_count);
-        int limit = group_limit(s, s->contact_count + w->joints.count);
-        s->group_count = island_groups_assign(&grouping, w, listed, s->contact_count, limit, groups,
-                                              group_sizes, group_weights);
+        int weight = s->contact_count + w->joints.count, limit = group_limit(s, weight);
+        if (limit == INT32_MAX) { /* one group: no islands to find */
+            whole_world_group(s, s->plan_groups);
+            group_sizes[0] = s->contact_count;
+            group_weights[0] = weight;
+        } else {
+            island_groups_join(&grouping, w, listed, s->contact_count);
+            s->group_count = island_groups_assign(&grouping, w, listed, s->contact_count, limit,
+                                                  groups, group_sizes, group_weights);
+            island_groups_bodies(&grouping, w, s->groups, s->group_count, s->group_bodies);
+            island_groups_of_joints(&grouping, w, s->joint_groups);
+        }
         plan_groups(s, listed, colors, groups, group_sizes, group_next, sorted, colors + total,
                     plan);
-        island_groups_bodies(&grouping, w, s->groups, s->group_count, s->group_bodies);
-        island_groups_of_joints(&grouping, w, s->joint_groups);
         for (int g = 0; g < s->group_count; ++g)
             s->groups[g].weight = group_weights[g];
         for (int c = 0; c < GRAPH_COLOR_COUNT; ++c)
@@ -530,10 +552,8 @@ static void drop_contacts(solver *s)
 {
     s->contact_count = 0;
     s->batch_count = 0;
-    s->all_bodies = (solve_group){.body_first = 0, .body_end = s->world->awake.count};
-    s->groups = &s->all_bodies;
-    s->group_count = 1;
-    s->group_bodies = s->world->awake.data;
+    s->all_bodies = (solve_group){0};
+    whole_world_group(s, &s->all_bodies);
 }
 
 /* One island group's whole solve: its constraints made, the substeps, restitution. */

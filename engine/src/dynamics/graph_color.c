@@ -35,13 +35,6 @@ int graph_color_pick(graph_mask *used, uint32_t a, bool a_moves, uint32_t b, boo
     return color;
 }
 
-void graph_color_offsets(const int *counts, int *first)
-{
-    first[0] = 0;
-    for (int c = 0; c < GRAPH_BUCKETS; ++c)
-        first[c + 1] = first[c] + counts[c];
-}
-
 void graph_color_run(team *t, const int *first, int *stage_first, team_stage_fn *stage,
                      void *context, int min_block)
 {

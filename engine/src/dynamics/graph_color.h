@@ -28,11 +28,8 @@ enum {
    moving body gets colour 0 and marks nothing. */
 int graph_color_pick(graph_mask *used, uint32_t a, bool a_moves, uint32_t b, bool b_moves);
 
-/* Counts per bucket (counts[GRAPH_BUCKETS]) into each bucket's first slot (first[GRAPH_BUCKETS +
-   1]): the constraints go colour by colour, the overflow last, each in its original order. */
-void graph_color_offsets(const int *counts, int *first);
-
-/* Runs stage over each colour's constraints in turn (first[GRAPH_BUCKETS + 1] as above), each a
+/* Runs stage over each colour's constraints in turn (first[GRAPH_BUCKETS + 1]: each bucket's
+   first constraint, the colours in order and the overflow last, and the end), each a
    team stage in blocks of at least min_block, then the overflow alone on the coordinator. Before
    each colour *stage_first (read by the stage) is set to its first constraint. */
 void graph_color_run(team *t, const int *first, int *stage_first, team_stage_fn *stage,

@@ -134,10 +134,12 @@ static bool side_moves(const joint_solver *js, uint32_t index)
     return index != JOINT_WORLD && js->velocities[index].inverse_mass > 0.0f;
 }
 
-/* The group of active joint k. */
+/* The group of active joint k (group_of is only read when there are several). */
 static int group_of_joint(const joint_solver *js, const int *group_of, int k)
 {
-    int group = group_of ? group_of[js->active[k]] : 0;
+    if (js->group_count == 1)
+        return 0;
+    int group = group_of[js->active[k]];
     return group >= 0 && group < js->group_count ? group : 0;
 }
 

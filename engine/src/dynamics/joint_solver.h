@@ -32,7 +32,7 @@ typedef struct joint_solver {
     uint32_t (*bodies)[2];
     bool *in_tree;
     joint_tree tree;
-    bool tree_built; /* at the first substep, once the rows are known */
+    bool tree_built; /* after joints_begin's first prepare, which finds the trees */
     /* Whether the tree solve runs in every pass: only when rows outside it (limits, motors,
        cones) act on its bodies; otherwise its one solve a substep is already exact. */
     bool tree_iterates;
