@@ -54,12 +54,16 @@ static void measure(const cairn_world *world, const joint_frames *f, float *swin
     *twist = 2.0f * atan2f(sign * q.x, sign * q.w);
 }
 
-Test(ragdolls, come_to_rest_within_their_limits)
+/* Loads the scene (over it the settings file, if any), steps until every body sleeps (at most
+   max_seconds) and checks every joint against its limits. */
+static void check_rest(const char *settings, int max_seconds)
 {
     cairn_world *world;
     cairn_io_error err;
-    cr_assert(cairn_scene_load(SCENE, &world, &err), "%s:%d:%d: %s", err.file, err.line, err.column,
-              err.message);
+    cairn_scene_options options = cairn_scene_default_options();
+    options.settings_path = settings;
+    cr_assert(cairn_scene_load_ex(SCENE, &options, &world, &err), "%s:%d:%d: %s", err.file,
+              err.line, err.column, err.message);
     static cairn_joint_id ids[MAX_JOINTS];
     static joint_frames frames[MAX_JOINTS];
     int count = cairn_world_joints(world, ids, MAX_JOINTS);
@@ -76,8 +80,8 @@ Test(ragdolls, come_to_rest_within_their_limits)
     }
     int steps = 0;
     while (cairn_world_step_stats(world).awake_bodies > 0 || steps == 0) {
-        cr_assert(steps < 600, "%d bodies still awake after 10 s",
-                  cairn_world_step_stats(world).awake_bodies);
+        cr_assert(steps < 60 * max_seconds, "%d bodies still awake after %d s",
+                  cairn_world_step_stats(world).awake_bodies, max_seconds);
         cairn_world_step(world, 1.0f / 60.0f);
         ++steps;
     }
@@ -108,4 +112,17 @@ Test(ragdolls, come_to_rest_within_their_limits)
     cr_expect(swing_twists == 240 && hinges == 160, "%d swing-twist, %d hinges", swing_twists,
               hinges);
     cairn_world_destroy(world);
+}
+
+Test(ragdolls, come_to_rest_within_their_limits)
+{
+    check_rest(NULL, 10);
+}
+
+/* Split impulse mode (rigid joints: their error closed by position passes, not by a bias
+   velocity). With the Baumgarte bias it had before, 418 of the 461 bodies were still awake
+   after 20 s. */
+Test(ragdolls, come_to_rest_in_split_impulse_mode)
+{
+    check_rest(CAIRN_SOURCE_DIR "/tests/io/data/split_impulse.yaml", 20);
 }

@@ -113,7 +113,7 @@ Test(chain, heavy_load_keeps_anchors_together)
         def.angular_damping = 0.0f;
         if (ratios[i] > 100.0f)
             def.solver.substeps = 8;
-        cairn_world *world = scene_world(&def);
+        cairn_world *world = joint_world_with(def);
         chain c = make_chain(world, ratios[i]);
         float worst = swing(world, &c, 600, 3.0f);
         cr_log_info("load ratio %6.0f (%d substeps): largest gap %.3f mm", (double)ratios[i],
@@ -135,7 +135,7 @@ Test(chain, without_trees_the_passes_hold_a_loaded_chain_looser)
         cairn_world_def def = cairn_world_default_def();
         def.angular_damping = 0.0f;
         def.solver.joint_trees = trees == 1;
-        cairn_world *world = scene_world(&def);
+        cairn_world *world = joint_world_with(def);
         chain c = make_chain(world, 100.0f);
         worst[trees] = swing(world, &c, 600, 3.0f);
         hash[trees] = cairn_world_state_hash(world);

@@ -106,7 +106,7 @@ Test(joint_edges, works_without_warm_starting)
     cairn_world_def def = cairn_world_default_def();
     def.solver.warm_starting = false;
     def.angular_damping = 0.0f;
-    cairn_world *world = scene_world(&def);
+    cairn_world *world = joint_world_with(def);
     cairn_body_id prev = {0, 0};
     cairn_joint_id joints[10];
     for (int i = 0; i < 10; ++i) {

@@ -12,7 +12,7 @@ typedef struct fixture {
 static fixture make_fixture(void)
 {
     fixture f;
-    f.world = scene_default_world();
+    f.world = joint_world_with(cairn_world_default_def());
     f.ground = joint_static(f.world, cairn_shape_box(v3(5, 1, 5), 0.0f), v3(0, -1, 0));
     f.kinematic = scene_body(f.world, cairn_shape_sphere(0.5f), CAIRN_KINEMATIC,
                              scene_at(v3(5, 1, 0)), 1000.0f, 0.5f, 0.0f);

@@ -33,7 +33,7 @@ static int awake_count(const cairn_world *world, const cairn_body_id *links)
 
 Test(joint_world, a_hanging_chain_sleeps_and_wakes_as_one)
 {
-    cairn_world *world = scene_default_world();
+    cairn_world *world = joint_world_with(cairn_world_default_def());
     cairn_body_id links[LINKS];
     cairn_joint_id joints[LINKS];
     hang_chain(world, links, joints);
@@ -53,7 +53,7 @@ Test(joint_world, a_hanging_chain_sleeps_and_wakes_as_one)
 
 Test(joint_world, a_joint_wakes_what_it_ties)
 {
-    cairn_world *world = scene_default_world();
+    cairn_world *world = joint_world_with(cairn_world_default_def());
     scene_floor(world, 0.5f, 0.0f);
     cairn_body_id box = scene_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.02f),
                                    CAIRN_DYNAMIC, scene_at(v3(0, 0.5f, 0)), 1000.0f, 0.5f, 0.0f);
@@ -82,7 +82,7 @@ Test(joint_world, jointed_bodies_do_not_collide)
     cairn_world_def wd = cairn_world_default_def();
     wd.gravity = v3(0, 0, 0);
     for (int connected = 0; connected < 2; ++connected) {
-        cairn_world *world = scene_world(&wd);
+        cairn_world *world = joint_world_with(wd);
         cairn_body_id a =
             joint_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.0f), v3(0, 2, 0));
         cairn_body_id b =
@@ -111,7 +111,7 @@ Test(joint_world, jointed_bodies_do_not_collide)
 
 Test(joint_world, destroying_a_body_destroys_its_joints)
 {
-    cairn_world *world = scene_default_world();
+    cairn_world *world = joint_world_with(cairn_world_default_def());
     cairn_body_id links[LINKS];
     cairn_joint_id joints[LINKS];
     hang_chain(world, links, joints);

@@ -83,20 +83,31 @@ static double energy(const cairn_world *world, cairn_body_id bob)
     return 0.5 * m * glms_vec3_norm2(v) + 0.5 * inertia * glms_vec3_norm2(w) + m * SCENE_G * y;
 }
 
+/* In split impulse mode the joint's error is closed by moving the bob back onto its circle
+   after each substep (position passes, nonlinear Gauss-Seidel), and the next substep turns its
+   velocity onto the new tangent: that takes energy, and never gives it. Measured: 13% of the
+   swing's range lost in 10 s (Baumgarte joints keep it within 2%, but a ragdoll on the ground
+   never comes to rest with their bias). */
 Test(pendulum, large_swing_keeps_energy_and_length)
 {
     cairn_world *world = joint_world();
     cairn_body_id bob = make_pendulum(world, (float)(SCENE_PI / 3.0), CAIRN_JOINT_BALL);
     double start = energy(world, bob);
     double drop = cairn_body_mass(world, bob) * SCENE_G * length * 0.5; /* the swing's range */
-    double worst_energy = 0.0, worst_length = 0.0;
+    double most_gained = 0.0, most_lost = 0.0, worst_length = 0.0;
     for (int n = 0; n < 600; ++n) {
         cairn_world_step(world, SCENE_DT);
-        worst_energy = fmax(worst_energy, fabs(energy(world, bob) - start));
+        most_gained = fmax(most_gained, energy(world, bob) - start);
+        most_lost = fmax(most_lost, start - energy(world, bob));
         double l = glms_vec3_distance(cairn_body_transform(world, bob).position, pivot);
         worst_length = fmax(worst_length, fabs(l - length));
     }
-    cr_expect(worst_energy < 0.02 * drop, "energy drifted by %.4f J of %.4f J swing", worst_energy,
+    double may_lose = joint_test_split_impulse() ? 0.15 : 0.02;
+    cr_log_info("energy: gained at most %.4f J, lost at most %.4f J of a %.4f J swing", most_gained,
+                most_lost, drop);
+    cr_expect(most_gained < 0.02 * drop, "energy grew by %.4f J of %.4f J swing", most_gained,
+              drop);
+    cr_expect(most_lost < may_lose * drop, "energy fell by %.4f J of %.4f J swing", most_lost,
               drop);
     cr_expect(worst_length < 0.001, "length off by %.5f m", worst_length);
     cairn_world_destroy(world);

@@ -9,7 +9,7 @@ static cairn_world *weightless_world(void)
     cairn_world_def def = cairn_world_default_def();
     def.gravity = v3(0, 0, 0);
     def.angular_damping = 0.0f;
-    return scene_world(&def);
+    return joint_world_with(def);
 }
 
 static cairn_joint_id drag(cairn_world *world, cairn_body_id body, vec3s target, float hertz,

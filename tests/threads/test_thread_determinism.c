@@ -78,3 +78,9 @@ Test(thread_determinism, ragdolls_in_island_groups)
 {
     same_for_every_worker_count("ragdolls in groups");
 }
+
+/* split impulse mode: the joints' position passes move bodies colour by colour */
+Test(thread_determinism, ragdolls_in_split_impulse_mode)
+{
+    same_for_every_worker_count("ragdolls split impulse");
+}

@@ -115,13 +115,21 @@ static inline bool thread_scene_hash(const thread_scene *scene, int steps, int w
     return ok;
 }
 
-static inline cairn_world *thread_load(const char *path)
+/* A scene file, with a settings file over it (settings NULL: none). */
+static inline cairn_world *thread_load_with(const char *path, const char *settings)
 {
     cairn_world *world = NULL;
     cairn_io_error err;
-    if (!cairn_scene_load(path, &world, &err))
+    cairn_scene_options options = cairn_scene_default_options();
+    options.settings_path = settings;
+    if (!cairn_scene_load_ex(path, &options, &world, &err))
         fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.column, err.message);
     return world;
+}
+
+static inline cairn_world *thread_load(const char *path)
+{
+    return thread_load_with(path, NULL);
 }
 
 static inline cairn_world *thread_pyramid(void)
@@ -152,6 +160,13 @@ static inline cairn_world *thread_ragdolls_in_groups(void)
     if (world)
         world->solver_group_manifolds = 1;
     return world;
+}
+
+/* The ragdolls in split impulse mode: their joints' position passes go colour by colour. */
+static inline cairn_world *thread_ragdolls_split_impulse(void)
+{
+    return thread_load_with(THREAD_SCENES "ragdolls.yaml",
+                            CAIRN_SOURCE_DIR "/tests/io/data/split_impulse.yaml");
 }
 
 static inline cairn_world *thread_bridge(void)
@@ -238,6 +253,7 @@ static const thread_scene thread_scenes[] = {
     {"smash", thread_smash, 90, NULL},
     {"ragdolls", thread_ragdolls, 90, NULL},
     {"ragdolls in groups", thread_ragdolls_in_groups, 90, NULL},
+    {"ragdolls split impulse", thread_ragdolls_split_impulse, 90, NULL},
     {"heightfield", thread_heightfield, 120, NULL},
     {"bridge", thread_bridge, 120, NULL},
     {"compounds", thread_compounds, 120, NULL},

@@ -511,6 +511,34 @@ static void split_impulse_positions(solver *s)
     move_bodies(s, s->pseudo);
 }
 
+/* The world inverse inertia of the bodies with joints, after their position passes (the next
+   substep's joints read it, and the next step's contacts). */
+static void stage_sync_jointed(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    solver *s = context;
+    const uint32_t *bodies = s->group_bodies + s->group->body_first;
+    for (int k = start; k < end; ++k) {
+        body *b = &s->world->bodies.data[bodies[k]];
+        if (b->joint_edges >= 0)
+            body_sync_inertia(b);
+    }
+}
+
+/* Split impulse mode: the joints' position passes, after the bodies moved. */
+static void correct_joint_positions(solver *s)
+{
+    const cairn_solver_settings *settings = &s->world->def.solver;
+    if (s->joints.group == NULL)
+        return;
+    for (int k = 0; k < passes(settings->position_iterations, settings->substeps); ++k)
+        joints_correct_positions(&s->joints, s->moved);
+    uint64_t start = timer_ticks();
+    team_stage_run(s->team, TEAM_INTEGRATION, stage_sync_jointed, s, group_body_count(s),
+                   BODY_BLOCK);
+    s->integrate_ms += (float)timer_ms_since(start);
+}
+
 static void substep(solver *s, int mode, bool first)
 {
     const cairn_solver_settings *settings = &s->world->def.solver;
@@ -535,16 +563,19 @@ static void substep(solver *s, int mode, bool first)
         }
         return;
     }
-    /* Rigid modes: joints carry a Baumgarte bias in both (split impulse is for contacts). */
+    /* Rigid modes: Baumgarte bias on contacts and joints, or split impulse: contacts through
+       pseudo-velocities, joints through position passes. */
     bias_mode contact_mode = mode == CAIRN_BAUMGARTE ? BIAS_BAUMGARTE : BIAS_NONE;
     for (int k = 0; k < velocity_passes; ++k) {
         joints_solve(&s->joints, false);
         solve_contacts(s, contact_mode);
     }
-    if (mode == CAIRN_BAUMGARTE)
+    if (mode == CAIRN_BAUMGARTE) {
         move_bodies(s, NULL);
-    else
-        split_impulse_positions(s);
+        return;
+    }
+    split_impulse_positions(s);
+    correct_joint_positions(s);
 }
 
 /* After a failed prepare (out of scratch memory): no contact is solved. */

@@ -133,6 +133,14 @@ static void move_one(cairn_world *world, float h, body_velocity *velocities,
         body_sync_inertia(b);
 }
 
+void integrate_shift_pose(body *b, vec3s linear, vec3s angular, float h)
+{
+    b->center = glms_vec3_add(b->center, glms_vec3_scale(linear, h));
+    b->transform.rotation = rotate(b->transform.rotation, angular, h);
+    vec3s offset = xform_rotate_normalized(b->transform.rotation, b->local_center);
+    b->transform.position = glms_vec3_sub(b->center, offset);
+}
+
 #if INTEGRATE_LANES > 1
 static void move_dynamic_lanes(cairn_world *world, float h, body_velocity *velocities,
                                const motion_offset *offsets, bool last, const uint32_t *group,

@@ -34,4 +34,9 @@ void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
                          const motion_offset *offsets, bool last, const uint32_t *bodies, int start,
                          int end);
 
+/* Moves a dynamic body's pose as velocities (linear, angular) would over h, without changing
+   its velocity: a position correction (the joints' in split impulse mode). Its world inverse
+   inertia is left for the caller to bring up to date. */
+void integrate_shift_pose(body *b, vec3s linear, vec3s angular, float h);
+
 #endif

@@ -95,6 +95,7 @@ typedef struct joint_step {
     bool relaxing;       /* this pass is a relax pass */
     bool direct;         /* the equality rows are the tree solve's (joint_tree.h): skip them */
     bool baumgarte;      /* rigid mode: Baumgarte bias, no softness */
+    bool positional;     /* a position pass (joint_solver.h): no motor, spring or friction */
 } joint_step;
 
 /* The per-type half of the solver interface. prepare reads the frames of the substep and sets

@@ -16,9 +16,11 @@ static void ball_warm_start(joint *j, joint_step *s)
 static void ball_solve(joint *j, joint_step *s)
 {
     const cairn_joint_def *d = &j->settings;
-    if (d->enable_spring)
-        point_solve(&j->point, &s->pair, make_soft(d->spring_hertz, d->spring_damping_ratio, s->h));
-    else if (!s->direct)
+    if (d->enable_spring) {
+        if (!s->positional)
+            point_solve(&j->point, &s->pair,
+                        make_soft(d->spring_hertz, d->spring_damping_ratio, s->h));
+    } else if (!s->direct)
         point_solve(&j->point, &s->pair, joint_equality_soft(s));
 }
 

@@ -18,11 +18,11 @@ void free_axis_solve(joint *j, joint_step *s, const axis_row *row, float value)
 {
     const cairn_joint_def *d = &j->settings;
     axis_impulses *k = &j->free_axis;
-    if (d->enable_spring) {
+    if (d->enable_spring && !s->positional) {
         softness spring = make_soft(d->spring_hertz, d->spring_damping_ratio, s->h);
         row_solve_equality(row, &s->pair, &k->spring, value - d->spring_target, spring);
     }
-    if (d->enable_motor)
+    if (d->enable_motor && !s->positional)
         row_solve_motor(row, &s->pair, &k->motor, d->motor_speed, d->max_motor_force * s->h);
     if (d->enable_limit) {
         softness soft = joint_equality_soft(s);

@@ -2,6 +2,7 @@
    type's rows, reactions and the break test. */
 #include "dynamics/joint_solver.h"
 
+#include "dynamics/contact_rows.h"
 #include "dynamics/joint.h"
 
 #include "core/xform.h"
@@ -249,6 +250,9 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
     find_trees(js, group_of);
 }
 
+/* The share of a joint's position error one position pass closes (split impulse mode). */
+#define JOINT_POSITION_FACTOR 0.8f
+
 /* The fewest joints a worker takes at once. */
 enum { JOINT_BLOCK = 4 };
 
@@ -314,7 +318,12 @@ static softness rigid_softness(const joint_solver *js)
 {
     const cairn_solver_settings *settings = &js->world->def.solver;
     float inverse_h = 1.0f / js->h;
-    if (settings->position_correction != CAIRN_SOFT_STEP)
+    /* split impulse: velocities only, and the position passes close the error
+       (joints_correct_positions). A bias velocity stays in the bodies: with it, ragdolls lying
+       on the ground never came to rest (joints.md). */
+    if (settings->position_correction == CAIRN_SPLIT_IMPULSE)
+        return (softness){0.0f, 1.0f, 0.0f};
+    if (settings->position_correction == CAIRN_BAUMGARTE)
         return (softness){settings->baumgarte * inverse_h, 1.0f, 0.0f};
     /* stiffer than a quarter of the substep rate is not stable */
     return make_soft(fminf(settings->joint_hertz, 0.25f * inverse_h), settings->joint_damping_ratio,
@@ -336,6 +345,7 @@ static void stage_prepare(void *context, int start, int end, int worker)
         s->h = js->h;
         s->inverse_h = inverse_h;
         s->rigid_soft = rigid;
+        s->positional = false;
         /* until the tree is built at the first substep, as in the last step (corrected below) */
         s->direct = js->tree_built ? js->in_tree[k] : j->was_in_tree;
         joint_ops_of(j->type)->prepare(j, s);
@@ -484,6 +494,55 @@ void joints_solve(joint_solver *js, bool relax)
                        g->tree_end - g->tree_first, 1);
     }
     js->tree_solved = true;
+}
+
+/* A body moved by a position correction, and its motion since the step start with it (the
+   contacts measure their separation through it). */
+static void shift_body(joint_solver *js, uint32_t index, const body_velocity *v, body_motion *moved)
+{
+    integrate_shift_pose(&js->world->bodies.data[index], v->linear, v->angular, js->h);
+    v4 h = v4_splat(js->h);
+    moved[index].linear += v4_from(v->linear) * h;
+    moved[index].angular += v4_from(v->angular) * h;
+}
+
+/* One joint's position correction at the bodies' current poses: its rows measured and
+   linearised there, solved from rest with no impulse kept (on a copy of the joint), and the
+   velocities that gives applied to the poses over the substep. Motors and springs act on
+   velocities only and take no part (joint friction, solved first, finds nothing moving). */
+static void correct_joint(joint_solver *js, uint32_t k, body_motion *moved)
+{
+    const joint *kept = &js->world->joints.data[js->active[k]];
+    joint j = *kept;
+    joint_reset_impulses(&j);
+    joint_step s = {.h = js->h, .inverse_h = 1.0f / js->h, .positional = true};
+    frame_step(js, &j, &s);
+    body_velocity v_a = {.inverse_mass = s.pair.a.inverse_mass};
+    body_velocity v_b = {.inverse_mass = s.pair.b.inverse_mass};
+    s.pair.a.velocity = &v_a;
+    s.pair.b.velocity = &v_b;
+    s.rigid_soft = (softness){JOINT_POSITION_FACTOR * s.inverse_h, 1.0f, 0.0f};
+    const joint_ops *ops = joint_ops_of(j.type);
+    ops->prepare(&j, &s);
+    ops->solve(&j, &s);
+    if (v_a.inverse_mass > 0.0f)
+        shift_body(js, kept->body_a, &v_a, moved);
+    if (v_b.inverse_mass > 0.0f)
+        shift_body(js, kept->body_b, &v_b, moved);
+}
+
+static void stage_correct_positions(void *context, int start, int end, int worker)
+{
+    (void)worker;
+    joint_solver *js = context;
+    for (int p = js->stage_first + start; p < js->stage_first + end; ++p)
+        correct_joint(js, js->order[p], js->moved);
+}
+
+void joints_correct_positions(joint_solver *js, body_motion *moved)
+{
+    js->moved = moved;
+    for_each_joint_color(js, stage_correct_positions);
 }
 
 /* Over break_force in force, or in torque for the joints that hold rotation. */

@@ -10,6 +10,7 @@
 #include "core/team.h"
 
 struct joint_step;
+struct body_motion;
 
 /* The joints of one island group of the step (island_groups.h): their positions in the solve
    order, colour by colour, and their trees. */
@@ -43,9 +44,10 @@ typedef struct joint_solver {
     uint32_t *order;
     joint_group *groups; /* group_count of them */
     int group_count;
-    int *group_trees;         /* the trees, group by group */
-    const joint_group *group; /* the group the passes now solve */
-    int stage_first;          /* the first position (or tree) of the current stage */
+    int *group_trees;          /* the trees, group by group */
+    const joint_group *group;  /* the group the passes now solve */
+    int stage_first;           /* the first position (or tree) of the current stage */
+    struct body_motion *moved; /* the bodies' motion this step, for the position passes */
 } joint_solver;
 
 /* Collects the joints with an awake body (scratch memory; none when it runs out), puts the
@@ -68,6 +70,11 @@ void joints_warm_start(joint_solver *js);
    relax pass, which removes the soft joints' bias velocities like the contacts' (calm trees
    keep theirs: joint_solver.c). */
 void joints_solve(joint_solver *js, bool relax);
+/* Split impulse mode, after the substep moved the bodies: one pass of position correction
+   (nonlinear Gauss-Seidel, as Box2D v2.4's joints: each joint's error measured again at the
+   poses the joints before it left, and closed by moving the poses, not the velocities).
+   moved[body index] gathers each body's motion since the step start. */
+void joints_correct_positions(joint_solver *js, struct body_motion *moved);
 /* Reaction forces, the break test, and the scratch memory back. */
 void joints_end(joint_solver *js);
 
