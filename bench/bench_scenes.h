@@ -15,6 +15,7 @@ enum { BENCH_SCENE_SHAPES = 5, LEVELS = 15 };
 typedef struct scene_spec {
     const char *name;
     void (*build)(cairn_world *world, cairn_shape *const *shapes);
+    const char *file; /* instead of build: a scene file (bench_threads loads it with cairn_io) */
 } scene_spec;
 
 static inline void add_body(cairn_world *world, const cairn_shape *shape, cairn_body_type type,
@@ -71,9 +72,9 @@ static inline void falling_pile(cairn_world *world, cairn_shape *const *shapes)
 }
 
 static const scene_spec scenes[] = {
-    {"pyramid (1,240 boxes)", one_pyramid},
-    {"ten pyramids (12,400 boxes)", ten_pyramids},
-    {"falling pile (10,000 shapes)", falling_pile},
+    {"pyramid (1,240 boxes)", one_pyramid, NULL},
+    {"ten pyramids (12,400 boxes)", ten_pyramids, NULL},
+    {"falling pile (10,000 shapes)", falling_pile, NULL},
 };
 
 /* The floor, the pyramid box and the pile's box, sphere and capsule. */

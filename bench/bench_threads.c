@@ -1,5 +1,6 @@
 /* Multi-threaded step (issue 15): ms per step on 1 and on T workers of the thread pool for Jolt's
-   1,240-box pyramid, ten pyramids side by side (12,400 boxes) and a 10,000-shape falling pile.
+   1,240-box pyramid, ten pyramids side by side (12,400 boxes), a 10,000-shape falling pile and
+   the demo's 40 ragdolls (jointed).
    The two worlds are stepped in lockstep, one step each in turn: they hold the same state at
    every step (the step is deterministic for every worker count, which this checks), so each
    step's ratio compares like with like, and the median of the ratios is the speed-up. Wall
@@ -9,6 +10,7 @@
 #include "bench_util.h"
 
 #include <cairn/cairn.h>
+#include <cairn/io.h>
 #include <cairn/thread_pool.h>
 
 #include <stdio.h>
@@ -19,9 +21,36 @@ enum { DEFAULT_STEPS = 300, STAGES = 5, PARTS = 4 };
 static const char *const stage_names[STAGES] = {"broadphase", "narrowphase", "solver", "integrate",
                                                 "islands"};
 
+/* A scene file's world on the pool's workers, sleeping off like the built scenes. */
+static cairn_world *load_world(const char *path, cairn_thread_pool *pool)
+{
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    if (!cairn_scene_load(path, &world, &err)) {
+        fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.column, err.message);
+        exit(1);
+    }
+    cairn_world_def def = cairn_world_get_def(world);
+    cairn_thread_pool_bind(pool, &def);
+    int count = cairn_world_body_count(world);
+    cairn_body_id *ids = malloc(sizeof *ids * (size_t)count);
+    if (ids == NULL || !cairn_world_set_def(world, &def)) {
+        fprintf(stderr, "bench_threads: %s: %s\n", path, cairn_last_error());
+        exit(1);
+    }
+    count = cairn_world_bodies(world, ids, count);
+    for (int i = 0; i < count; ++i)
+        if (cairn_body_get_type(world, ids[i]) == CAIRN_DYNAMIC)
+            cairn_body_set_allow_sleep(world, ids[i], false);
+    free(ids);
+    return world;
+}
+
 static cairn_world *make_world(const scene_spec *spec, cairn_shape *const *shapes,
                                cairn_thread_pool *pool)
 {
+    if (spec->file)
+        return load_world(spec->file, pool);
     cairn_world_def def = cairn_world_default_def();
     cairn_thread_pool_bind(pool, &def);
     cairn_world *world = cairn_world_create(&def);
@@ -32,6 +61,10 @@ static cairn_world *make_world(const scene_spec *spec, cairn_shape *const *shape
     spec->build(world, shapes);
     return world;
 }
+
+/* Joints on the workers: the 40 ragdolls of the demo falling down its stairs. */
+static const scene_spec jointed = {"40 ragdolls (demos/scenes/ragdolls.yaml, 400 joints)", NULL,
+                                   CAIRN_SOURCE_DIR "/demos/scenes/ragdolls.yaml"};
 
 static void stage_times(const cairn_step_stats *s, double *out)
 {
@@ -166,6 +199,7 @@ int main(int argc, char **argv)
            threads);
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; ++i)
         run_scene(&scenes[i], shapes, steps, pools);
+    run_scene(&jointed, shapes, steps, pools);
     for (int i = 0; i < BENCH_SCENE_SHAPES; ++i)
         cairn_shape_release(shapes[i]);
     cairn_thread_pool_destroy(pools[1]);

@@ -104,6 +104,7 @@ static inline bool thread_scene_hash(const thread_scene *scene, int steps, int w
     } else if ((pool = cairn_thread_pool_create(workers)) != NULL) {
         cairn_thread_pool_bind(pool, &def);
     }
+    world->narrow_shared_ms = -1.0f; /* the parallel narrow phase however small the scene */
     bool ok = (workers == 0 || pool != NULL) && cairn_world_set_def(world, &def);
     if (!ok)
         fprintf(stderr, "%s on %d workers: %s %s\n", scene->name, workers,
