@@ -131,28 +131,45 @@ void island_groups_of_joints(island_grouping *g, const cairn_world *world, int *
     }
 }
 
-/* The group of an awake body: its island's, or the first group for a body without contacts. */
-static int body_group(island_grouping *g, uint32_t index)
+/* The group of an awake body: its island's, or -1 for a body alone (no contact, no joint). */
+static int island_group(island_grouping *g, uint32_t index)
 {
-    int group = g->group_of[island_root(g->island, index)];
-    return group < 0 ? 0 : group;
+    return g->group_of[island_root(g->island, index)];
+}
+
+/* The group of the awake body at awake index k. Bodies alone go to the groups in equal runs, in
+   awake order (*alone_seen counts them): their integration is all the work they bring, and a
+   worker that takes a group takes its share of it. In one group they would all be one worker's
+   (the 10,000-shape pile, mostly falling: 1.65 ms of integration on one worker, 2.48 ms summed
+   over two). */
+static int awake_group(island_grouping *g, const cairn_world *world, int k, int group_count,
+                       int alone, int *alone_seen)
+{
+    int group = island_group(g, world->awake.data[k]);
+    if (group >= 0)
+        return group;
+    return (int)((long long)(*alone_seen)++ * group_count / alone);
 }
 
 void island_groups_bodies(island_grouping *g, const cairn_world *world, solve_group *groups,
                           int group_count, uint32_t *bodies)
 {
+    int alone = 0;
+    for (int k = 0; k < world->awake.count; ++k)
+        alone += island_group(g, world->awake.data[k]) < 0;
     for (int k = 0; k < group_count; ++k)
         groups[k].body_end = 0; /* first the counts */
+    int seen = 0;
     for (int k = 0; k < world->awake.count; ++k)
-        groups[body_group(g, world->awake.data[k])].body_end++;
+        groups[awake_group(g, world, k, group_count, alone, &seen)].body_end++;
     int first = 0;
     for (int k = 0; k < group_count; ++k) {
         groups[k].body_first = first;
         first += groups[k].body_end;
         groups[k].body_end = groups[k].body_first; /* then the next free slot */
     }
-    for (int k = 0; k < world->awake.count; ++k) {
-        uint32_t index = world->awake.data[k];
-        bodies[groups[body_group(g, index)].body_end++] = index;
-    }
+    seen = 0;
+    for (int k = 0; k < world->awake.count; ++k)
+        bodies[groups[awake_group(g, world, k, group_count, alone, &seen)].body_end++] =
+            world->awake.data[k];
 }

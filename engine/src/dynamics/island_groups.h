@@ -48,7 +48,8 @@ size_t island_groups_most(size_t weight, int limit);
    body). */
 void island_groups_of_joints(island_grouping *g, const cairn_world *world, int *joint_group);
 /* The awake bodies, group by group, into bodies (room for every awake body), each group in awake
-   order, and each group's range of them; a body without contacts goes with the first group. */
+   order, and each group's range of them; the bodies without contacts or joints are shared out
+   among the groups in equal runs of awake order. */
 void island_groups_bodies(island_grouping *g, const cairn_world *world, solve_group *groups,
                           int group_count, uint32_t *bodies);
 
