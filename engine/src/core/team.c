@@ -82,6 +82,15 @@ static void worker_loop(team *t, int worker)
             wait_a_little(&spins);
 }
 
+/* The whole stage on the coordinator, its time charged to clock. */
+static void run_on_coordinator(team *t, team_clock_id clock, team_stage_fn *run, void *context,
+                               int items)
+{
+    uint64_t began = timer_ticks();
+    run(context, 0, items, 0);
+    t->clocks[0].busy_ns[clock] += timer_ticks() - began;
+}
+
 void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *context, int items,
                     int min_block)
 {
@@ -94,9 +103,7 @@ void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *cont
         return;
     }
     if (t->workers == 1 || items <= min_block) {
-        uint64_t began = timer_ticks();
-        run(context, 0, items, 0);
-        t->clocks[0].busy_ns[clock] += timer_ticks() - began;
+        run_on_coordinator(t, clock, run, context, items);
         return;
     }
     int block_size = (items + 4 * t->workers - 1) / (4 * t->workers);
@@ -117,9 +124,7 @@ void team_stage_run_blocks(team *t, team_clock_id clock, team_stage_fn *run, voi
     if (items <= 0)
         return;
     if (t->workers == 1) {
-        uint64_t began = timer_ticks();
-        run(context, 0, items, 0);
-        t->clocks[0].busy_ns[clock] += timer_ticks() - began;
+        run_on_coordinator(t, clock, run, context, items);
         return;
     }
     uint32_t sequence = ++t->sequence;

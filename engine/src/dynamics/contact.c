@@ -505,14 +505,6 @@ static int narrow_min_range(const cairn_world *world, int count)
     return world->narrow_work_ms < least ? count : NARROW_MIN_RANGE;
 }
 
-static float work_ms(const cairn_world *world)
-{
-    float sum = 0.0f;
-    for (int w = 0; w < world->def.worker_count; ++w)
-        sum += world->stats.narrowphase_worker_ms[w];
-    return sum;
-}
-
 typedef struct narrow_phase {
     cairn_world *world;
     float dt;
@@ -588,10 +580,14 @@ void contacts_collide(cairn_world *world, float dt)
     np.collided = arena_push(&world->scratch, (size_t)count + 1, "contacts collided");
     if (np.tallies != NULL && np.collided != NULL) {
         memset(np.tallies, 0, sizeof(narrow_tally) * (size_t)workers);
-        float before = work_ms(world);
+        float busy_ms[CAIRN_MAX_WORKERS] = {0};
         tasks_parallel_for(&world->def, collide_range, count, narrow_min_range(world, count), &np,
-                           world->stats.narrowphase_worker_ms);
-        world->narrow_work_ms = work_ms(world) - before;
+                           busy_ms);
+        world->narrow_work_ms = 0.0f;
+        for (int w = 0; w < workers; ++w) {
+            world->stats.narrowphase_worker_ms[w] += busy_ms[w];
+            world->narrow_work_ms += busy_ms[w];
+        }
         after_collide(&np);
         int queries = 0;
         for (int w = 0; w < workers; ++w)

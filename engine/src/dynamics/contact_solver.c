@@ -512,7 +512,9 @@ static void split_impulse_positions(solver *s)
 }
 
 /* The world inverse inertia of the bodies with joints, after their position passes (the next
-   substep's joints read it, and the next step's contacts). */
+   substep's joints read it, and the next step's contacts): once a body, in one pass over the
+   group's bodies. Bringing it up to date at each shift of a pose costs a sync per joint and
+   pass (the chains, one substep: body_sync_inertia 5.5% of the samples against 3.2%). */
 static void stage_sync_jointed(void *context, int start, int end, int worker)
 {
     (void)worker;
