@@ -4,6 +4,8 @@
    state of one group bit for bit, on any worker count. Scenes from thread_scenes.h. */
 #include "threads/thread_scenes.h"
 
+#include "dynamics/island_groups.h"
+
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -105,4 +107,58 @@ Test(island_groups, ragdolls_in_groups_on_several_workers)
                      "ragdolls in groups on %d workers: %016" PRIx64 ", one group %016" PRIx64,
                      workers, shared.hash, whole.hash);
     }
+}
+
+/* Bodies alone (no contact, no joint) are shared out among the groups in equal runs of awake
+   order; an island keeps its group. 101 free spheres, two of them joined (one island, in group
+   0), 99 alone, over three groups: 33 alone bodies each, every body once. */
+Test(island_groups, lone_bodies_go_to_every_group_in_equal_runs)
+{
+    cairn_world_def def = cairn_world_default_def();
+    cairn_world *world = cairn_world_create(&def);
+    cr_assert_not_null(world);
+    cairn_shape *ball = cairn_shape_sphere(0.1f);
+    cairn_body_def sphere_def = cairn_body_default_def();
+    sphere_def.shape = ball;
+    cairn_body_id ids[101];
+    for (int i = 0; i < 101; ++i) {
+        sphere_def.transform.position = (vec3s){{(float)i, 10.0f, 0.0f}};
+        ids[i] = cairn_body_create(world, &sphere_def);
+    }
+    cairn_joint_def link = cairn_joint_default_def(CAIRN_JOINT_BALL);
+    link.body_a = ids[0];
+    link.body_b = ids[1];
+    link.anchor_a = link.anchor_b = (vec3s){{0.5f, 10.0f, 0.0f}};
+    cr_assert(cairn_joint_is_valid(world, cairn_joint_create(world, &link)), "%s",
+              cairn_last_error());
+    size_t bodies = (size_t)world->bodies.count + 1;
+    uint32_t island[128];
+    int group_of[128], island_size[128], group_sizes[3], group_weights[3];
+    cr_assert(bodies <= 128);
+    island_grouping g = {island, group_of, island_size};
+    island_groups_join(&g, world, NULL, 0);
+    cr_assert_eq(
+        island_groups_assign(&g, world, NULL, 0, INT32_MAX, NULL, group_sizes, group_weights), 1,
+        "one island");
+    solve_group groups[3];
+    uint32_t order[101];
+    island_groups_bodies(&g, world, groups, 3, order);
+    int expect[3] = {2 + 33, 33, 33};
+    bool seen[128] = {false};
+    int awake_at[128];
+    for (int i = 0; i < world->awake.count; ++i)
+        awake_at[world->awake.data[i]] = i;
+    for (int k = 0; k < 3; ++k) {
+        cr_expect_eq(groups[k].body_end - groups[k].body_first, expect[k], "group %d: %d bodies", k,
+                     groups[k].body_end - groups[k].body_first);
+        for (int b = groups[k].body_first; b < groups[k].body_end; ++b) {
+            cr_expect(!seen[order[b]], "body %u twice", order[b]);
+            seen[order[b]] = true;
+            cr_expect(b == groups[k].body_first || awake_at[order[b]] > awake_at[order[b - 1]],
+                      "group %d out of awake order", k);
+        }
+    }
+    cr_expect_eq(groups[2].body_end, world->awake.count);
+    cairn_world_destroy(world);
+    cairn_shape_release(ball);
 }
