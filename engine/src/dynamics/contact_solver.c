@@ -519,12 +519,7 @@ static void stage_sync_jointed(void *context, int start, int end, int worker)
 {
     (void)worker;
     solver *s = context;
-    const uint32_t *bodies = s->group_bodies + s->group->body_first;
-    for (int k = start; k < end; ++k) {
-        body *b = &s->world->bodies.data[bodies[k]];
-        if (b->joint_edges >= 0)
-            body_sync_inertia(b);
-    }
+    integrate_sync_jointed(s->world, s->group_bodies + s->group->body_first, start, end);
 }
 
 /* Split impulse mode: the joints' position passes, after the bodies moved. */

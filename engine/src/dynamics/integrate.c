@@ -141,6 +141,36 @@ void integrate_shift_pose(body *b, vec3s linear, vec3s angular, float h)
     b->transform.position = glms_vec3_sub(b->center, offset);
 }
 
+void integrate_sync_jointed(cairn_world *world, const uint32_t *bodies, int start, int end)
+{
+    uint32_t group[INTEGRATE_LANES];
+    bool sync[INTEGRATE_LANES];
+    int count = 0;
+    for (int k = start; k < end; ++k) {
+        body *b = &world->bodies.data[bodies[k]];
+        if (b->joint_edges < 0)
+            continue;
+#if INTEGRATE_LANES > 1
+        group[count] = bodies[k];
+        sync[count++] = true;
+        if (count == INTEGRATE_LANES) {
+            integrate_lanes_inertia(world, group, count, sync);
+            count = 0;
+        }
+#else
+        body_sync_inertia(b);
+#endif
+    }
+#if INTEGRATE_LANES > 1
+    if (count > 0)
+        integrate_lanes_inertia(world, group, count, sync);
+#else
+    (void)group;
+    (void)sync;
+    (void)count;
+#endif
+}
+
 #if INTEGRATE_LANES > 1
 static void move_dynamic_lanes(cairn_world *world, float h, body_velocity *velocities,
                                const motion_offset *offsets, bool last, const uint32_t *group,

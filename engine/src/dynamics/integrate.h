@@ -38,5 +38,8 @@ void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
    its velocity: a position correction (the joints' in split impulse mode). Its world inverse
    inertia is left for the caller to bring up to date. */
 void integrate_shift_pose(body *b, vec3s linear, vec3s angular, float h);
+/* body_sync_inertia of the bodies of bodies[start, end) that have joints (after the position
+   passes moved them), several at a time where the lanes exist: the same bits. */
+void integrate_sync_jointed(cairn_world *world, const uint32_t *bodies, int start, int end);
 
 #endif

@@ -7,6 +7,7 @@
 #include "core/xform.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 static const float max_position = 1e6f, max_speed = 1e4f;
@@ -372,14 +373,27 @@ void joints_free(cairn_world *world)
     id_pool_destroy(&world->joint_ids);
 }
 
+/* The one setting kept in the state, after the state was cleared. */
+static void restore_rest_length(joint *j)
+{
+    if (j->type == CAIRN_JOINT_DISTANCE)
+        j->state.distance.rest_length =
+            glms_vec3_distance(j->settings.anchor_a, j->settings.anchor_b);
+}
+
 void joint_reset_impulses(joint *j)
 {
     memset(&j->point.impulse, 0, sizeof j->point.impulse);
     memset(&j->free_axis, 0, sizeof j->free_axis);
     memset(&j->state, 0, sizeof j->state);
-    if (j->type == CAIRN_JOINT_DISTANCE) /* the one setting kept in the state */
-        j->state.distance.rest_length =
-            glms_vec3_distance(j->settings.anchor_a, j->settings.anchor_b);
+    restore_rest_length(j);
+}
+
+void joint_copy_without_state(joint *out, const joint *j)
+{
+    memcpy(out, j, offsetof(joint, point));
+    memset((char *)out + offsetof(joint, point), 0, sizeof *out - offsetof(joint, point));
+    restore_rest_length(out);
 }
 
 /* ---- the joint graph, for filtering and islands ---- */

@@ -69,7 +69,8 @@ typedef struct joint {
     /* The free list of a body's joints: edge 0 is the joint's place in body_a's list, edge 1 in
        body_b's; keys are joint index * 2 + edge, -1 ends. */
     int32_t next[2], prev[2];
-    /* Solver state, kept between steps for warm starting. */
+    /* Solver state, kept between steps for warm starting: every field from here on
+       (joint_copy_without_state copies the fields before it). */
     point_part point; /* ball, hinge, fixed, swing-twist */
     axis_impulses free_axis;
     union {
@@ -123,6 +124,9 @@ const joint_ops *joint_ops_of(cairn_joint_type type);
 float joint_position_now(const cairn_world *world, const joint *j);
 /* Forgets every accumulated impulse (no warm start; a limit, motor or spring switched). */
 void joint_reset_impulses(joint *j);
+/* out = j with its solver state cleared, as j copied and reset would be: the fields before the
+   solver state copied, the rest zeroed (a position pass's working copy). */
+void joint_copy_without_state(joint *out, const joint *j);
 
 /* The relative rotation of the joint frames, B's in A's (identity at creation). */
 versors joint_relative_rotation(const joint_step *s);

@@ -1,5 +1,6 @@
 /* The joint rows: point block, angle block, scalar axis row (see joint_rows.h). */
 #include "dynamics/joint_rows.h"
+#include "dynamics/solver_vec.h"
 
 #include <math.h>
 
@@ -11,28 +12,27 @@ static mat3s mat3_add(mat3s a, mat3s b)
 }
 
 /* The velocity change at a point r of a body per unit impulse there: m I - S A S with
-   A = I^-1 and S v = r x v. This runs for every Gauss-Seidel joint at every substep: the
-   products are formed with the zeros of S left out, each entry from the same products, added
-   in an order that gives the same sums as the full 3x3 products would. */
-static mat3s point_response(const joint_body_state *side, vec3s r)
+   A = I^-1 and S v = r x v, as three columns. This runs for every Gauss-Seidel joint at every
+   substep: the products are formed with the zeros of S left out, each entry from the same
+   products, added in an order that gives the same sums as the full 3x3 products would; the
+   lanes of a column are its rows, each the same scalar operations (solver_vec.h). */
+static void point_response(const joint_body_state *side, v4 r, v4 k[3])
 {
-    const mat3s *a = &side->inverse_inertia; /* raw[c][i] is row i, column c */
-    float sa[3][3];                          /* sa[i][j] = (S A)_ij */
-    for (int j = 0; j < 3; ++j) {
-        sa[0][j] = r.y * a->raw[j][2] - r.z * a->raw[j][1];
-        sa[1][j] = r.z * a->raw[j][0] - r.x * a->raw[j][2];
-        sa[2][j] = r.x * a->raw[j][1] - r.y * a->raw[j][0];
-    }
+    const mat3s *a = &side->inverse_inertia;
+    /* column j of S A is r x column j of A */
+    v4 sa[3];
+    for (int j = 0; j < 3; ++j)
+        sa[j] = v4_cross(r, v4_clear3(v4_load(a->raw[j])));
     /* (S A S)_ij = (S A)_i. x column j of S, that is ((S A)_i. x r)_j */
-    mat3s k;
-    for (int i = 0; i < 3; ++i) {
-        k.raw[0][i] = -(sa[i][1] * r.z - sa[i][2] * r.y);
-        k.raw[1][i] = -(sa[i][2] * r.x - sa[i][0] * r.z);
-        k.raw[2][i] = -(sa[i][0] * r.y - sa[i][1] * r.x);
-    }
-    for (int i = 0; i < 3; ++i)
-        k.raw[i][i] += side->inverse_mass;
-    return k;
+    v4 x = v4_splat(r[0]), y = v4_splat(r[1]), z = v4_splat(r[2]);
+    k[0] = -(sa[1] * z - sa[2] * y);
+    k[1] = -(sa[2] * x - sa[0] * z);
+    k[2] = -(sa[0] * y - sa[1] * x);
+    /* the inverse mass on the diagonal only: the other entries keep their bits (and signs) */
+    v4 m = v4_splat(side->inverse_mass);
+    k[0] = __builtin_shufflevector(k[0], k[0] + m, 4, 1, 2, 3);
+    k[1] = __builtin_shufflevector(k[1], k[1] + m, 0, 5, 2, 3);
+    k[2] = __builtin_shufflevector(k[2], k[2] + m, 0, 1, 6, 3);
 }
 
 /* The inverse of a symmetric positive semi-definite matrix, or zero when it is singular
@@ -48,19 +48,24 @@ static mat3s inverse_or_zero(mat3s k)
 
 /* Only a side the step moves is written: a body that does not move (the world, a static,
    kinematic or sleeping body: inverse mass and inertia 0) may be read by joints of the same
-   colour on other workers at the same time. */
-static void apply_linear(joint_pair *pair, vec3s r_a, vec3s r_b, vec3s impulse)
+   colour on other workers at the same time. In four lanes, each the scalar code's operations in
+   its order (solver_vec.h): the same bits, a third of the instructions. */
+static void apply_linear_v4(joint_pair *pair, v4 r_a, v4 r_b, v4 impulse)
 {
+    /* lane 3 of a velocity's linear part is its inverse mass (integrate.h): kept, as impulse's
+       lane 3 is 0 */
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
     if (pair->a.inverse_mass > 0.0f) {
-        va->linear = glms_vec3_sub(va->linear, glms_vec3_scale(impulse, pair->a.inverse_mass));
-        va->angular = glms_vec3_sub(
-            va->angular, glms_mat3_mulv(pair->a.inverse_inertia, glms_vec3_cross(r_a, impulse)));
+        v4_store(va->linear.raw,
+                 v4_load(va->linear.raw) - impulse * v4_splat(pair->a.inverse_mass));
+        v4_store(va->angular.raw, v4_load(va->angular.raw) - v4_mat3_mulv(&pair->a.inverse_inertia,
+                                                                          v4_cross(r_a, impulse)));
     }
     if (pair->b.inverse_mass > 0.0f) {
-        vb->linear = glms_vec3_add(vb->linear, glms_vec3_scale(impulse, pair->b.inverse_mass));
-        vb->angular = glms_vec3_add(
-            vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, glms_vec3_cross(r_b, impulse)));
+        v4_store(vb->linear.raw,
+                 v4_load(vb->linear.raw) + impulse * v4_splat(pair->b.inverse_mass));
+        v4_store(vb->angular.raw, v4_load(vb->angular.raw) + v4_mat3_mulv(&pair->b.inverse_inertia,
+                                                                          v4_cross(r_b, impulse)));
     }
 }
 
@@ -81,27 +86,32 @@ void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, 
     p->error = error;
     if (!need_mass)
         return;
-    p->mass =
-        inverse_or_zero(mat3_add(point_response(&pair->a, r_a), point_response(&pair->b, r_b)));
+    v4 k_a[3], k_b[3];
+    point_response(&pair->a, v4_load3(&p->r_a), k_a);
+    point_response(&pair->b, v4_load3(&p->r_b), k_b);
+    mat3s k;
+    for (int c = 0; c < 3; ++c)
+        k.col[c] = v4_to_vec3(k_a[c] + k_b[c]);
+    p->mass = inverse_or_zero(k);
 }
 
 void point_warm_start(const point_part *p, joint_pair *pair)
 {
-    apply_linear(pair, p->r_a, p->r_b, p->impulse);
+    apply_linear_v4(pair, v4_load3(&p->r_a), v4_load3(&p->r_b), v4_load3(&p->impulse));
 }
 
 void point_solve(point_part *p, joint_pair *pair, softness soft)
 {
     const body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
-    vec3s point_va = glms_vec3_add(va->linear, glms_vec3_cross(va->angular, p->r_a));
-    vec3s point_vb = glms_vec3_add(vb->linear, glms_vec3_cross(vb->angular, p->r_b));
-    vec3s cdot = glms_vec3_sub(point_vb, point_va);
-    vec3s target = glms_vec3_add(cdot, glms_vec3_scale(p->error, soft.bias_rate));
-    vec3s impulse =
-        glms_vec3_sub(glms_vec3_scale(glms_mat3_mulv(p->mass, target), -soft.mass_scale),
-                      glms_vec3_scale(p->impulse, soft.impulse_scale));
-    p->impulse = glms_vec3_add(p->impulse, impulse);
-    apply_linear(pair, p->r_a, p->r_b, impulse);
+    v4 r_a = v4_load3(&p->r_a), r_b = v4_load3(&p->r_b);
+    v4 point_va = v4_load3(&va->linear) + v4_cross(v4_load3(&va->angular), r_a);
+    v4 point_vb = v4_load3(&vb->linear) + v4_cross(v4_load3(&vb->angular), r_b);
+    v4 target = (point_vb - point_va) + v4_load3(&p->error) * v4_splat(soft.bias_rate);
+    v4 kept = v4_load3(&p->impulse);
+    v4 impulse = v4_mat3_mulv(&p->mass, target) * v4_splat(-soft.mass_scale) -
+                 kept * v4_splat(soft.impulse_scale);
+    p->impulse = v4_to_vec3(kept + impulse);
+    apply_linear_v4(pair, r_a, r_b, impulse);
 }
 
 /* Inverts the leading n x n block of k (n = 2 or 3) into out; zero when singular. */

@@ -16,6 +16,7 @@ typedef struct joint_body_state {
     body_velocity *velocity;
     float inverse_mass;
     mat3s inverse_inertia;
+    float padding; /* the matrix's columns load as four lanes (solver_vec.h) */
 } joint_body_state;
 
 typedef struct joint_pair {
@@ -28,6 +29,7 @@ typedef struct point_part {
     mat3s mass;     /* inverse of the effective mass matrix */
     vec3s error;    /* m, this substep */
     vec3s impulse;  /* accumulated, N s, on body b */
+    float padding;  /* every vector here loads as four lanes (solver_vec.h) */
 } point_part;
 
 /* need_mass false: the tree solve takes the rows (joint_tree.h), no effective mass is needed. */

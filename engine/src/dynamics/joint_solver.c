@@ -513,8 +513,8 @@ static void shift_body(joint_solver *js, uint32_t index, const body_velocity *v,
 static void correct_joint(joint_solver *js, uint32_t k, body_motion *moved)
 {
     const joint *kept = &js->world->joints.data[js->active[k]];
-    joint j = *kept;
-    joint_reset_impulses(&j);
+    joint j;
+    joint_copy_without_state(&j, kept);
     joint_step s = {.h = js->h, .inverse_h = 1.0f / js->h, .positional = true};
     frame_step(js, &j, &s);
     body_velocity v_a = {.inverse_mass = s.pair.a.inverse_mass};
