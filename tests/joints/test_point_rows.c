@@ -1,0 +1,223 @@
+/* The point rows (ball, hinge, fixed and swing-twist joints' anchors) work in four-lane vectors
+   (joint_rows.c, solver_vec.h). Here they are held to the scalar form written with cglm's own
+   functions, as joint_rows.c had it before: random arms, inertias, masses, velocities, errors,
+   impulses and softness, one side the world or a body at rest in some of them. The same bits
+   are required, not a tolerance: the joints' results may not depend on how they are computed. */
+#include "dynamics/joint_rows.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+enum { CASES = 20000 };
+
+static float uniform(uint32_t *state, float lo, float hi)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
+}
+
+static vec3s random_vec(uint32_t *state, float size)
+{
+    return (vec3s){
+        {uniform(state, -size, size), uniform(state, -size, size), uniform(state, -size, size)}};
+}
+
+/* A symmetric positive definite matrix (A A^T plus a diagonal), or zero. */
+static mat3s random_inertia(uint32_t *state, bool zero)
+{
+    mat3s a, m = glms_mat3_zero();
+    if (zero)
+        return m;
+    for (int c = 0; c < 3; ++c)
+        a.col[c] = random_vec(state, 1.0f);
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) {
+            float sum = c == r ? 0.1f : 0.0f;
+            for (int k = 0; k < 3; ++k)
+                sum += a.raw[k][r] * a.raw[k][c];
+            m.raw[c][r] = sum;
+        }
+    return m;
+}
+
+/* ---- the scalar reference ---- */
+
+static mat3s reference_response(const joint_body_state *side, vec3s r)
+{
+    const mat3s *a = &side->inverse_inertia;
+    float sa[3][3];
+    for (int j = 0; j < 3; ++j) {
+        sa[0][j] = r.y * a->raw[j][2] - r.z * a->raw[j][1];
+        sa[1][j] = r.z * a->raw[j][0] - r.x * a->raw[j][2];
+        sa[2][j] = r.x * a->raw[j][1] - r.y * a->raw[j][0];
+    }
+    mat3s k;
+    for (int i = 0; i < 3; ++i) {
+        k.raw[0][i] = -(sa[i][1] * r.z - sa[i][2] * r.y);
+        k.raw[1][i] = -(sa[i][2] * r.x - sa[i][0] * r.z);
+        k.raw[2][i] = -(sa[i][0] * r.y - sa[i][1] * r.x);
+    }
+    for (int i = 0; i < 3; ++i)
+        k.raw[i][i] += side->inverse_mass;
+    return k;
+}
+
+static mat3s reference_mass(const joint_pair *pair, vec3s r_a, vec3s r_b)
+{
+    mat3s k_a = reference_response(&pair->a, r_a), k_b = reference_response(&pair->b, r_b), k;
+    for (int c = 0; c < 3; ++c)
+        k.col[c] = glms_vec3_add(k_a.col[c], k_b.col[c]);
+    float det = glms_mat3_det(k);
+    float scale = fabsf(k.raw[0][0]) + fabsf(k.raw[1][1]) + fabsf(k.raw[2][2]);
+    if (!(fabsf(det) > 1e-12f * scale * scale * scale) || scale == 0.0f)
+        return glms_mat3_zero();
+    return glms_mat3_inv(k);
+}
+
+static void reference_apply(joint_pair *pair, vec3s r_a, vec3s r_b, vec3s impulse)
+{
+    body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
+    if (pair->a.inverse_mass > 0.0f) {
+        va->linear = glms_vec3_sub(va->linear, glms_vec3_scale(impulse, pair->a.inverse_mass));
+        va->angular = glms_vec3_sub(
+            va->angular, glms_mat3_mulv(pair->a.inverse_inertia, glms_vec3_cross(r_a, impulse)));
+    }
+    if (pair->b.inverse_mass > 0.0f) {
+        vb->linear = glms_vec3_add(vb->linear, glms_vec3_scale(impulse, pair->b.inverse_mass));
+        vb->angular = glms_vec3_add(
+            vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, glms_vec3_cross(r_b, impulse)));
+    }
+}
+
+static void reference_solve(point_part *p, joint_pair *pair, softness soft)
+{
+    const body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
+    vec3s point_va = glms_vec3_add(va->linear, glms_vec3_cross(va->angular, p->r_a));
+    vec3s point_vb = glms_vec3_add(vb->linear, glms_vec3_cross(vb->angular, p->r_b));
+    vec3s cdot = glms_vec3_sub(point_vb, point_va);
+    vec3s target = glms_vec3_add(cdot, glms_vec3_scale(p->error, soft.bias_rate));
+    vec3s impulse =
+        glms_vec3_sub(glms_vec3_scale(glms_mat3_mulv(p->mass, target), -soft.mass_scale),
+                      glms_vec3_scale(p->impulse, soft.impulse_scale));
+    p->impulse = glms_vec3_add(p->impulse, impulse);
+    reference_apply(pair, p->r_a, p->r_b, impulse);
+}
+
+/* ---- one random case ---- */
+
+typedef struct point_case {
+    body_velocity velocity[2];
+    joint_pair pair;
+    vec3s r_a, r_b, error, impulse;
+    softness soft;
+} point_case;
+
+/* Side a is the world (or a body at rest) in one case in four. */
+static void make_case(point_case *c, uint32_t *state)
+{
+    memset(c, 0, sizeof *c);
+    bool still = uniform(state, 0.0f, 1.0f) < 0.25f;
+    for (int s = 0; s < 2; ++s) {
+        body_velocity *v = &c->velocity[s];
+        bool rests = s == 0 && still;
+        v->linear = random_vec(state, 10.0f);
+        v->angular = random_vec(state, 30.0f);
+        v->inverse_mass = rests ? 0.0f : uniform(state, 0.01f, 10.0f);
+        joint_body_state *side = s == 0 ? &c->pair.a : &c->pair.b;
+        side->velocity = v;
+        side->inverse_mass = v->inverse_mass;
+        side->inverse_inertia = random_inertia(state, rests);
+    }
+    c->r_a = random_vec(state, 1.0f);
+    c->r_b = random_vec(state, 1.0f);
+    c->error = random_vec(state, 0.1f);
+    c->impulse = random_vec(state, 5.0f);
+    c->soft = (softness){uniform(state, 0.0f, 100.0f), uniform(state, 0.0f, 1.0f),
+                         uniform(state, 0.0f, 1.0f)};
+}
+
+/* A copy of the case whose pair points at its own velocities. */
+static void copy_case(point_case *out, const point_case *c)
+{
+    *out = *c;
+    out->pair.a.velocity = &out->velocity[0];
+    out->pair.b.velocity = &out->velocity[1];
+}
+
+static void expect_same_bits(const void *got, const void *want, size_t size, const char *what,
+                             int k)
+{
+    cr_assert(memcmp(got, want, size) == 0, "case %d: %s differs from the scalar form", k, what);
+}
+
+static void expect_same_velocities(const point_case *got, const point_case *want, int k)
+{
+    for (int s = 0; s < 2; ++s) {
+        expect_same_bits(&got->velocity[s].linear, &want->velocity[s].linear, sizeof(vec3s),
+                         "a linear velocity", k);
+        expect_same_bits(&got->velocity[s].angular, &want->velocity[s].angular, sizeof(vec3s),
+                         "an angular velocity", k);
+        /* lane 3 of the linear part: kept */
+        cr_assert(got->velocity[s].inverse_mass == want->velocity[s].inverse_mass,
+                  "case %d: the inverse mass beside the velocity changed", k);
+        cr_assert(got->velocity[s].unused == 0.0f, "case %d: the padding lane was written", k);
+    }
+}
+
+Test(point_rows, prepare_gives_the_scalar_effective_mass)
+{
+    uint32_t state = 12345u;
+    for (int k = 0; k < CASES; ++k) {
+        point_case c;
+        make_case(&c, &state);
+        copy_case(&c, &c);
+        point_part p = {0};
+        point_prepare(&p, &c.pair, c.r_a, c.r_b, c.error, true);
+        mat3s want = reference_mass(&c.pair, c.r_a, c.r_b);
+        expect_same_bits(&p.mass, &want, sizeof want, "the effective mass", k);
+        cr_assert(p.r_a.x == c.r_a.x && p.error.z == c.error.z, "case %d: arms and error kept", k);
+    }
+}
+
+Test(point_rows, solve_and_warm_start_give_the_scalar_velocities)
+{
+    uint32_t state = 777u;
+    for (int k = 0; k < CASES; ++k) {
+        point_case c, want, got;
+        make_case(&c, &state);
+        copy_case(&got, &c);
+        copy_case(&want, &c);
+        point_part p = {0}, q;
+        point_prepare(&p, &got.pair, c.r_a, c.r_b, c.error, true);
+        p.impulse = c.impulse;
+        q = p;
+
+        point_warm_start(&p, &got.pair);
+        reference_apply(&want.pair, q.r_a, q.r_b, q.impulse);
+        expect_same_velocities(&got, &want, k);
+
+        point_solve(&p, &got.pair, c.soft);
+        reference_solve(&q, &want.pair, c.soft);
+        expect_same_velocities(&got, &want, k);
+        expect_same_bits(&p.impulse, &q.impulse, sizeof(vec3s), "the accumulated impulse", k);
+    }
+}
+
+/* A mutation check of the comparison itself: an arm 0.1 mm longer is seen. */
+Test(point_rows, a_changed_arm_is_seen)
+{
+    uint32_t state = 99u;
+    point_case c, got, want;
+    make_case(&c, &state);
+    copy_case(&got, &c);
+    copy_case(&want, &c);
+    point_part p = {0}, q;
+    point_prepare(&p, &got.pair, c.r_a, c.r_b, c.error, true);
+    q = p;
+    q.r_b.x += 1e-4f;
+    point_solve(&p, &got.pair, c.soft);
+    reference_solve(&q, &want.pair, c.soft);
+    cr_assert(memcmp(&got.velocity[1].angular, &want.velocity[1].angular, sizeof(vec3s)) != 0,
+              "a different arm changes body b's angular velocity");
+}
