@@ -90,6 +90,9 @@ typedef struct joint_step {
     vec3s anchor_a, anchor_b; /* world points */
     vec3s r_a, r_b;           /* from each centre of mass to its anchor */
     versors frame_a, frame_b; /* world rotations of the joint frames */
+    /* frame_a's axes and frame_b's x axis (joint_axis_x, _y, _z of them, to the bit): the
+       prepare functions read them, several times each */
+    vec3s axes_a[3], x_b;
     float h, inverse_h;
     softness rigid_soft; /* the world's joint softness (or Baumgarte) for equality rows */
     softness relax_soft; /* in soft step's relax pass: no bias, except in calm trees */

@@ -17,7 +17,7 @@ static void distance_prepare(joint *j, joint_step *s)
     vec3s u = glms_vec3_sub(s->anchor_b, s->anchor_a);
     ds->length = glms_vec3_norm(u);
     /* Coincident anchors have no direction: any one will do, the error is 0 along it. */
-    vec3s n = ds->length > 1e-6f ? glms_vec3_scale(u, 1.0f / ds->length) : joint_axis_x(s->frame_a);
+    vec3s n = ds->length > 1e-6f ? glms_vec3_scale(u, 1.0f / ds->length) : s->axes_a[0];
     ds->axis = axis_row_linear(&s->pair, n, s->r_a, s->r_b);
 }
 

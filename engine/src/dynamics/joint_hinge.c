@@ -7,8 +7,8 @@ static void hinge_prepare(joint *j, joint_step *s)
     joint_hinge_state *h = &j->state.hinge;
     point_prepare(&j->point, &s->pair, s->r_a, s->r_b, glms_vec3_sub(s->anchor_b, s->anchor_a),
                   !s->direct);
-    vec3s x_a = joint_axis_x(s->frame_a), x_b = joint_axis_x(s->frame_b);
-    vec3s across[2] = {joint_axis_y(s->frame_a), joint_axis_z(s->frame_a)};
+    vec3s x_a = s->axes_a[0], x_b = s->x_b;
+    vec3s across[2] = {s->axes_a[1], s->axes_a[2]};
     /* x_a x x_b is the small rotation that carries A's axis onto B's */
     vec3s turn = glms_vec3_cross(x_a, x_b);
     float error[2] = {glms_vec3_dot(turn, across[0]), glms_vec3_dot(turn, across[1])};

@@ -10,12 +10,12 @@ static void slider_prepare(joint *j, joint_step *s)
     /* A's anchor point follows A; the row measures B's anchor against the axis through it,
        so A's arm reaches to B's anchor */
     vec3s arm_a = glms_vec3_add(s->r_a, u);
-    vec3s across[2] = {joint_axis_y(s->frame_a), joint_axis_z(s->frame_a)};
+    vec3s across[2] = {s->axes_a[1], s->axes_a[2]};
     for (int k = 0; k < 2; ++k) {
         sl->across[k] = axis_row_linear(&s->pair, across[k], arm_a, s->r_b);
         sl->across_error[k] = glms_vec3_dot(u, across[k]);
     }
-    vec3s x_a = joint_axis_x(s->frame_a);
+    vec3s x_a = s->axes_a[0];
     sl->axis = axis_row_linear(&s->pair, x_a, arm_a, s->r_b);
     sl->translation = glms_vec3_dot(u, x_a);
 }

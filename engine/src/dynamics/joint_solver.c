@@ -27,9 +27,8 @@ const joint_ops *joint_ops_of(cairn_joint_type type)
    the products by the zeros of e_k left out (the joints ask for these several times a
    substep). The operations that remain are those of glms_quat_rotatev, in its order: the same
    axis to the bit. */
-static vec3s frame_axis(versors frame, int k)
+static vec3s unit_frame_axis(versors p, int k)
 {
-    versors p = glms_quat_normalize(frame);
     vec3s u = {{p.x, p.y, p.z}};
     float s = p.w;
     float along = 2.0f * u.raw[k], scale = s * s - glms_vec3_dot(u, u), twice = 2.0f * s;
@@ -44,17 +43,17 @@ static vec3s frame_axis(versors frame, int k)
 
 vec3s joint_axis_x(versors frame)
 {
-    return frame_axis(frame, 0);
+    return unit_frame_axis(glms_quat_normalize(frame), 0);
 }
 
 vec3s joint_axis_y(versors frame)
 {
-    return frame_axis(frame, 1);
+    return unit_frame_axis(glms_quat_normalize(frame), 1);
 }
 
 vec3s joint_axis_z(versors frame)
 {
-    return frame_axis(frame, 2);
+    return unit_frame_axis(glms_quat_normalize(frame), 2);
 }
 
 versors joint_relative_rotation(const joint_step *s)
@@ -82,7 +81,7 @@ vec3s joint_rotation_vector(versors q)
 
 void joint_lock_rotation(angle_part *lock, const joint_step *s)
 {
-    vec3s axes[3] = {joint_axis_x(s->frame_a), joint_axis_y(s->frame_a), joint_axis_z(s->frame_a)};
+    const vec3s *axes = s->axes_a;
     /* the relative rotation is in A's joint frame: its components are about A's axes */
     vec3s turn = joint_rotation_vector(joint_relative_rotation(s));
     float error[3] = {turn.x, turn.y, turn.z};
@@ -276,6 +275,10 @@ static void frame_step(joint_solver *js, const joint *j, joint_step *s)
         return;
     s->frame_a = glms_quat_mul(pose_a.rotation, j->local_frame_a);
     s->frame_b = glms_quat_mul(b->transform.rotation, j->local_frame_b);
+    versors unit_a = glms_quat_normalize(s->frame_a); /* once for its three axes */
+    for (int k = 0; k < 3; ++k)
+        s->axes_a[k] = unit_frame_axis(unit_a, k);
+    s->x_b = joint_axis_x(s->frame_b);
 }
 
 float joint_position_now(const cairn_world *world, const joint *j)

@@ -11,13 +11,13 @@ static void swing_twist_prepare(joint *j, joint_step *s)
     joint_swing_twist_state *st = &j->state.swing_twist;
     point_prepare(&j->point, &s->pair, s->r_a, s->r_b, glms_vec3_sub(s->anchor_b, s->anchor_a),
                   !s->direct);
-    vec3s x_a = joint_axis_x(s->frame_a), x_b = joint_axis_x(s->frame_b);
+    vec3s x_a = s->axes_a[0], x_b = s->x_b;
     vec3s turn = glms_vec3_cross(x_a, x_b);
     float sine = glms_vec3_norm(turn), cosine = glms_vec3_dot(x_a, x_b);
     st->swing_angle = atan2f(sine, cosine);
     /* Swinging about turn opens the angle; straight or reversed axes have no such direction,
        and any axis across x_a serves. */
-    vec3s swing_axis = sine > 1e-6f ? glms_vec3_scale(turn, 1.0f / sine) : joint_axis_y(s->frame_a);
+    vec3s swing_axis = sine > 1e-6f ? glms_vec3_scale(turn, 1.0f / sine) : s->axes_a[1];
     st->swing = axis_row_angular(&s->pair, swing_axis);
     /* The twist of the swing-twist decomposition turns at w . (x_a + x_b) / (1 + x_a . x_b)
        (w the relative angular velocity): that is the row, not the unit mean axis, which
@@ -27,7 +27,7 @@ static void swing_twist_prepare(joint *j, joint_step *s)
     st->twist = axis_row_angular(&s->pair, rate);
     st->twist_angle = joint_twist_angle(joint_relative_rotation(s));
     if (j->settings.enable_motor) {
-        vec3s axes[3] = {x_a, joint_axis_y(s->frame_a), joint_axis_z(s->frame_a)};
+        vec3s axes[3] = {x_a, s->axes_a[1], s->axes_a[2]};
         angle_prepare(&st->friction, &s->pair, axes, 3, NULL, true);
     }
 }
