@@ -1,8 +1,9 @@
-/* The point rows (ball, hinge, fixed and swing-twist joints' anchors) work in four-lane vectors
-   (joint_rows.c, solver_vec.h). Here they are held to the scalar form written with cglm's own
-   functions, as joint_rows.c had it before: random arms, inertias, masses, velocities, errors,
-   impulses and softness, one side the world or a body at rest in some of them. The same bits
-   are required, not a tolerance: the joints' results may not depend on how they are computed. */
+/* The point rows (ball, hinge, fixed and swing-twist joints' anchors), and the impulses of the
+   axis rows and angle blocks, work in four-lane vectors (joint_rows.c, solver_vec.h). Here they are
+   held to the scalar form written with cglm's own functions, as joint_rows.c had it before: random
+   arms, inertias, masses, velocities, errors, impulses and softness, one side the world or a body
+   at rest in some of them. The same bits are required, not a tolerance: the joints' results may not
+   depend on how they are computed. */
 #include "dynamics/joint_rows.h"
 
 #include <criterion/criterion.h>
@@ -201,6 +202,58 @@ Test(point_rows, solve_and_warm_start_give_the_scalar_velocities)
         reference_solve(&q, &want.pair, c.soft);
         expect_same_velocities(&got, &want, k);
         expect_same_bits(&p.impulse, &q.impulse, sizeof(vec3s), "the accumulated impulse", k);
+    }
+}
+
+/* An axis row's impulse on the bodies (limits, motors, springs, slider and distance rows) and an
+   angle block's (hinge, weld, swing-twist friction), as the scalar form applies them. */
+static void reference_axis_apply(const axis_row *row, joint_pair *pair, float impulse)
+{
+    body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
+    if (pair->a.inverse_mass > 0.0f) {
+        va->linear =
+            glms_vec3_sub(va->linear, glms_vec3_scale(row->linear, impulse * pair->a.inverse_mass));
+        va->angular = glms_vec3_sub(va->angular, glms_vec3_scale(row->response_a, impulse));
+    }
+    if (pair->b.inverse_mass > 0.0f) {
+        vb->linear =
+            glms_vec3_add(vb->linear, glms_vec3_scale(row->linear, impulse * pair->b.inverse_mass));
+        vb->angular = glms_vec3_add(vb->angular, glms_vec3_scale(row->response_b, impulse));
+    }
+}
+
+static void reference_angle_apply(joint_pair *pair, vec3s impulse)
+{
+    body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
+    if (pair->a.inverse_mass > 0.0f)
+        va->angular = glms_vec3_sub(va->angular, glms_mat3_mulv(pair->a.inverse_inertia, impulse));
+    if (pair->b.inverse_mass > 0.0f)
+        vb->angular = glms_vec3_add(vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, impulse));
+}
+
+Test(point_rows, axis_rows_and_angle_blocks_apply_the_scalar_impulses)
+{
+    uint32_t state = 4242u;
+    for (int k = 0; k < CASES; ++k) {
+        point_case c, want, got;
+        make_case(&c, &state);
+        copy_case(&got, &c);
+        copy_case(&want, &c);
+        vec3s d = glms_vec3_normalize(random_vec(&state, 1.0f));
+        axis_row row = axis_row_linear(&got.pair, d, c.r_a, c.r_b);
+        float impulse = uniform(&state, -5.0f, 5.0f);
+        axis_row_apply(&row, &got.pair, impulse);
+        reference_axis_apply(&row, &want.pair, impulse);
+        expect_same_velocities(&got, &want, k);
+
+        vec3s axes[3] = {{{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, 1}}};
+        angle_part block = {0};
+        angle_prepare(&block, &got.pair, axes, 3, NULL, true);
+        for (int i = 0; i < 3; ++i)
+            block.impulse[i] = uniform(&state, -2.0f, 2.0f);
+        angle_warm_start(&block, &got.pair);
+        reference_angle_apply(&want.pair, angle_impulse(&block));
+        expect_same_velocities(&got, &want, k);
     }
 }
 

@@ -72,10 +72,13 @@ static void apply_linear_v4(joint_pair *pair, v4 r_a, v4 r_b, v4 impulse)
 static void apply_angular(joint_pair *pair, vec3s impulse)
 {
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
+    v4 turn = v4_from(impulse);
     if (pair->a.inverse_mass > 0.0f)
-        va->angular = glms_vec3_sub(va->angular, glms_mat3_mulv(pair->a.inverse_inertia, impulse));
+        v4_store(va->angular.raw,
+                 v4_load(va->angular.raw) - v4_mat3_mulv(&pair->a.inverse_inertia, turn));
     if (pair->b.inverse_mass > 0.0f)
-        vb->angular = glms_vec3_add(vb->angular, glms_mat3_mulv(pair->b.inverse_inertia, impulse));
+        v4_store(vb->angular.raw,
+                 v4_load(vb->angular.raw) + v4_mat3_mulv(&pair->b.inverse_inertia, turn));
 }
 
 void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error,
@@ -264,15 +267,16 @@ float axis_row_velocity(const axis_row *row, const joint_pair *pair)
 void axis_row_apply(const axis_row *row, joint_pair *pair, float impulse)
 {
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
-    if (pair->a.inverse_mass > 0.0f) { /* as apply_linear */
-        va->linear =
-            glms_vec3_sub(va->linear, glms_vec3_scale(row->linear, impulse * pair->a.inverse_mass));
-        va->angular = glms_vec3_sub(va->angular, glms_vec3_scale(row->response_a, impulse));
+    v4 linear = v4_load3(&row->linear), amount = v4_splat(impulse);
+    if (pair->a.inverse_mass > 0.0f) { /* as apply_linear_v4 */
+        v4_store(va->linear.raw,
+                 v4_load(va->linear.raw) - linear * v4_splat(impulse * pair->a.inverse_mass));
+        v4_store(va->angular.raw, v4_load(va->angular.raw) - v4_load3(&row->response_a) * amount);
     }
     if (pair->b.inverse_mass > 0.0f) {
-        vb->linear =
-            glms_vec3_add(vb->linear, glms_vec3_scale(row->linear, impulse * pair->b.inverse_mass));
-        vb->angular = glms_vec3_add(vb->angular, glms_vec3_scale(row->response_b, impulse));
+        v4_store(vb->linear.raw,
+                 v4_load(vb->linear.raw) + linear * v4_splat(impulse * pair->b.inverse_mass));
+        v4_store(vb->angular.raw, v4_load(vb->angular.raw) + v4_load3(&row->response_b) * amount);
     }
 }
 

@@ -65,7 +65,8 @@ vec3s angle_impulse(const angle_part *p);
 typedef struct axis_row {
     vec3s linear, angular_a, angular_b;
     vec3s response_a, response_b; /* inverse inertia times angular_a, angular_b */
-    float mass;                   /* effective mass, 0 when nothing can move */
+    float mass;                   /* effective mass, 0 when nothing can move; and every vector
+                                     here loads as four lanes (solver_vec.h) */
 } axis_row;
 
 /* Rotation about a world axis. */
