@@ -141,35 +141,33 @@ void integrate_shift_pose(body *b, vec3s linear, vec3s angular, float h)
     b->transform.position = glms_vec3_sub(b->center, offset);
 }
 
+#if INTEGRATE_LANES > 1
 void integrate_sync_jointed(cairn_world *world, const uint32_t *bodies, int start, int end)
 {
     uint32_t group[INTEGRATE_LANES];
     bool sync[INTEGRATE_LANES];
     int count = 0;
     for (int k = start; k < end; ++k) {
-        body *b = &world->bodies.data[bodies[k]];
-        if (b->joint_edges < 0)
+        if (world->bodies.data[bodies[k]].joint_edges < 0)
             continue;
-#if INTEGRATE_LANES > 1
         group[count] = bodies[k];
         sync[count++] = true;
         if (count == INTEGRATE_LANES) {
             integrate_lanes_inertia(world, group, count, sync);
             count = 0;
         }
-#else
-        body_sync_inertia(b);
-#endif
     }
-#if INTEGRATE_LANES > 1
     if (count > 0)
         integrate_lanes_inertia(world, group, count, sync);
-#else
-    (void)group;
-    (void)sync;
-    (void)count;
-#endif
 }
+#else
+void integrate_sync_jointed(cairn_world *world, const uint32_t *bodies, int start, int end)
+{
+    for (int k = start; k < end; ++k)
+        if (world->bodies.data[bodies[k]].joint_edges >= 0)
+            body_sync_inertia(&world->bodies.data[bodies[k]]);
+}
+#endif
 
 #if INTEGRATE_LANES > 1
 static void move_dynamic_lanes(cairn_world *world, float h, body_velocity *velocities,

@@ -22,7 +22,7 @@ static void point_response(const joint_body_state *side, v4 r, v4 k[3])
     /* column j of S A is r x column j of A */
     v4 sa[3];
     for (int j = 0; j < 3; ++j)
-        sa[j] = v4_cross(r, v4_clear3(v4_load(a->raw[j])));
+        sa[j] = v4_cross(r, v4_load3(&a->col[j]));
     /* (S A S)_ij = (S A)_i. x column j of S, that is ((S A)_i. x r)_j */
     v4 x = v4_splat(r[0]), y = v4_splat(r[1]), z = v4_splat(r[2]);
     k[0] = -(sa[1] * z - sa[2] * y);
@@ -50,7 +50,7 @@ static mat3s inverse_or_zero(mat3s k)
    kinematic or sleeping body: inverse mass and inertia 0) may be read by joints of the same
    colour on other workers at the same time. In four lanes, each the scalar code's operations in
    its order (solver_vec.h): the same bits, a third of the instructions. */
-static void apply_linear_v4(joint_pair *pair, v4 r_a, v4 r_b, v4 impulse)
+static void apply_linear(joint_pair *pair, v4 r_a, v4 r_b, v4 impulse)
 {
     /* lane 3 of a velocity's linear part is its inverse mass (integrate.h): kept, as impulse's
        lane 3 is 0 */
@@ -100,7 +100,7 @@ void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, 
 
 void point_warm_start(const point_part *p, joint_pair *pair)
 {
-    apply_linear_v4(pair, v4_load3(&p->r_a), v4_load3(&p->r_b), v4_load3(&p->impulse));
+    apply_linear(pair, v4_load3(&p->r_a), v4_load3(&p->r_b), v4_load3(&p->impulse));
 }
 
 void point_solve(point_part *p, joint_pair *pair, softness soft)
@@ -114,7 +114,7 @@ void point_solve(point_part *p, joint_pair *pair, softness soft)
     v4 impulse = v4_mat3_mulv(&p->mass, target) * v4_splat(-soft.mass_scale) -
                  kept * v4_splat(soft.impulse_scale);
     p->impulse = v4_to_vec3(kept + impulse);
-    apply_linear_v4(pair, r_a, r_b, impulse);
+    apply_linear(pair, r_a, r_b, impulse);
 }
 
 /* Inverts the leading n x n block of k (n = 2 or 3) into out; zero when singular. */
@@ -268,7 +268,7 @@ void axis_row_apply(const axis_row *row, joint_pair *pair, float impulse)
 {
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
     v4 linear = v4_load3(&row->linear), amount = v4_splat(impulse);
-    if (pair->a.inverse_mass > 0.0f) { /* as apply_linear_v4 */
+    if (pair->a.inverse_mass > 0.0f) { /* as apply_linear */
         v4_store(va->linear.raw,
                  v4_load(va->linear.raw) - linear * v4_splat(impulse * pair->a.inverse_mass));
         v4_store(va->angular.raw, v4_load(va->angular.raw) - v4_load3(&row->response_a) * amount);
