@@ -4,40 +4,13 @@
    without split-impulse offsets. The same bits are required, not a tolerance: the step's results
    may not depend on how many bodies are moved at once. */
 #include "dynamics/integrate_lanes.h"
+#include "dynamics/random_values.h"
 #include "dynamics/scene_helpers.h"
 #include "dynamics/world_state.h"
 
 #include "core/xform.h"
 
 #include <string.h>
-
-static float uniform(uint32_t *state, float lo, float hi)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
-}
-
-static vec3s random_vec(uint32_t *state, float size)
-{
-    return v3(uniform(state, -size, size), uniform(state, -size, size),
-              uniform(state, -size, size));
-}
-
-/* A symmetric positive definite matrix: A A^T plus a diagonal. */
-static mat3s random_inertia(uint32_t *state)
-{
-    mat3s a, m;
-    for (int c = 0; c < 3; ++c)
-        a.col[c] = random_vec(state, 1.0f);
-    for (int c = 0; c < 3; ++c)
-        for (int r = 0; r < 3; ++r) {
-            float sum = c == r ? 0.5f : 0.0f;
-            for (int k = 0; k < 3; ++k)
-                sum += a.raw[k][r] * a.raw[k][c];
-            m.raw[c][r] = sum;
-        }
-    return m;
-}
 
 /* The one-body update, from cglm's functions (integrate.c's rotate and keep_angular_momentum). */
 static void reference_move(body *b, body_velocity *state, vec3s v, vec3s w, float h)
@@ -68,7 +41,7 @@ static void randomise(body *b, body_velocity *state, uint32_t *seed)
     b->transform.rotation = glms_quat_normalize(q);
     b->center = random_vec(seed, 100.0f);
     b->local_center = random_vec(seed, 0.5f);
-    b->inertia_local = random_inertia(seed);
+    b->inertia_local = random_inertia(seed, 0.5f);
     b->inverse_inertia_local = glms_mat3_inv(b->inertia_local);
     state->linear = random_vec(seed, 20.0f);
     state->angular = random_vec(seed, 60.0f);
@@ -161,7 +134,7 @@ Test(integrate_lanes, sync_the_world_inverse_inertia_to_the_bit)
             mat3s diagonal = glms_mat3_zero();
             for (int k = 0; k < 3; ++k)
                 diagonal.raw[k][k] = uniform(&seed, 0.01f, 5.0f);
-            b->inverse_inertia_local = full ? glms_mat3_inv(random_inertia(&seed)) : diagonal;
+            b->inverse_inertia_local = full ? glms_mat3_inv(random_inertia(&seed, 0.5f)) : diagonal;
             b->inverse_inertia = glms_mat3_identity();
             sync[l] = trial % 5 != l;
             mat3s r = glms_quat_mat3(b->transform.rotation);

@@ -5,42 +5,13 @@
    at rest in some of them. The same bits are required, not a tolerance: the joints' results may not
    depend on how they are computed. */
 #include "dynamics/joint_rows.h"
+#include "dynamics/random_values.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
 enum { CASES = 20000 };
-
-static float uniform(uint32_t *state, float lo, float hi)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
-}
-
-static vec3s random_vec(uint32_t *state, float size)
-{
-    return (vec3s){
-        {uniform(state, -size, size), uniform(state, -size, size), uniform(state, -size, size)}};
-}
-
-/* A symmetric positive definite matrix (A A^T plus a diagonal), or zero. */
-static mat3s random_inertia(uint32_t *state, bool zero)
-{
-    mat3s a, m = glms_mat3_zero();
-    if (zero)
-        return m;
-    for (int c = 0; c < 3; ++c)
-        a.col[c] = random_vec(state, 1.0f);
-    for (int c = 0; c < 3; ++c)
-        for (int r = 0; r < 3; ++r) {
-            float sum = c == r ? 0.1f : 0.0f;
-            for (int k = 0; k < 3; ++k)
-                sum += a.raw[k][r] * a.raw[k][c];
-            m.raw[c][r] = sum;
-        }
-    return m;
-}
 
 /* ---- the scalar reference ---- */
 
@@ -128,7 +99,7 @@ static void make_case(point_case *c, uint32_t *state)
         joint_body_state *side = s == 0 ? &c->pair.a : &c->pair.b;
         side->velocity = v;
         side->inverse_mass = v->inverse_mass;
-        side->inverse_inertia = random_inertia(state, rests);
+        side->inverse_inertia = rests ? glms_mat3_zero() : random_inertia(state, 0.1f);
     }
     c->r_a = random_vec(state, 1.0f);
     c->r_b = random_vec(state, 1.0f);
@@ -144,6 +115,14 @@ static void copy_case(point_case *out, const point_case *c)
     *out = *c;
     out->pair.a.velocity = &out->velocity[0];
     out->pair.b.velocity = &out->velocity[1];
+}
+
+/* A random case, and two copies of it: one for the rows under test, one for the scalar form. */
+static void make_twins(point_case *c, point_case *got, point_case *want, uint32_t *state)
+{
+    make_case(c, state);
+    copy_case(got, c);
+    copy_case(want, c);
 }
 
 static void expect_same_bits(const void *got, const void *want, size_t size, const char *what,
@@ -172,7 +151,6 @@ Test(point_rows, prepare_gives_the_scalar_effective_mass)
     for (int k = 0; k < CASES; ++k) {
         point_case c;
         make_case(&c, &state);
-        copy_case(&c, &c);
         point_part p = {0};
         point_prepare(&p, &c.pair, c.r_a, c.r_b, c.error, true);
         mat3s want = reference_mass(&c.pair, c.r_a, c.r_b);
@@ -186,9 +164,7 @@ Test(point_rows, solve_and_warm_start_give_the_scalar_velocities)
     uint32_t state = 777u;
     for (int k = 0; k < CASES; ++k) {
         point_case c, want, got;
-        make_case(&c, &state);
-        copy_case(&got, &c);
-        copy_case(&want, &c);
+        make_twins(&c, &got, &want, &state);
         point_part p = {0}, q;
         point_prepare(&p, &got.pair, c.r_a, c.r_b, c.error, true);
         p.impulse = c.impulse;
@@ -236,9 +212,7 @@ Test(point_rows, axis_rows_and_angle_blocks_apply_the_scalar_impulses)
     uint32_t state = 4242u;
     for (int k = 0; k < CASES; ++k) {
         point_case c, want, got;
-        make_case(&c, &state);
-        copy_case(&got, &c);
-        copy_case(&want, &c);
+        make_twins(&c, &got, &want, &state);
         vec3s d = glms_vec3_normalize(random_vec(&state, 1.0f));
         axis_row row = axis_row_linear(&got.pair, d, c.r_a, c.r_b);
         float impulse = uniform(&state, -5.0f, 5.0f);
@@ -262,9 +236,7 @@ Test(point_rows, a_changed_arm_is_seen)
 {
     uint32_t state = 99u;
     point_case c, got, want;
-    make_case(&c, &state);
-    copy_case(&got, &c);
-    copy_case(&want, &c);
+    make_twins(&c, &got, &want, &state);
     point_part p = {0}, q;
     point_prepare(&p, &got.pair, c.r_a, c.r_b, c.error, true);
     q = p;
