@@ -164,7 +164,7 @@ Test(thread_stats, the_solve_is_shared_only_where_its_colours_are_large)
 /* The narrow phase is handed to the workers only when the last step's took more than about
    twice what handing it out costs (contact.c): 144 boxes resting on the ground never are; the
    pyramid's first step, with no last step to go by, stays on the stepping thread, and its
-   later steps (milliseconds of pairs) are handed out. */
+   later steps (milliseconds of pairs) are handed out. Its bodies' bounds never are. */
 Test(thread_stats, the_narrow_phase_is_shared_only_when_it_is_large)
 {
     cairn_step_stats small = boxes_stats(2, 12, 1);
@@ -181,13 +181,18 @@ Test(thread_stats, the_narrow_phase_is_shared_only_when_it_is_large)
                  (double)first.narrowphase_worker_ms[1]);
     /* offered to both workers from the second step; a worker thread asleep on this virtual
        machine sometimes wakes only after the other has taken both halves, so over a few steps */
-    float shared = 0.0f;
+    float shared = 0.0f, bounds_shared = 0.0f;
     for (int n = 0; n < 30 && shared == 0.0f; ++n) {
         cairn_world_step(world, 1.0f / 60.0f);
-        shared = cairn_world_step_stats(world).narrowphase_worker_ms[1];
+        cairn_step_stats stats = cairn_world_step_stats(world);
+        shared = stats.narrowphase_worker_ms[1];
+        bounds_shared += stats.broadphase_worker_ms[1];
     }
     cr_expect_gt(shared, 0.0f, "after %g ms of pairs, none shared",
                  (double)first.narrowphase_worker_ms[0]);
+    /* 1,240 boxes' bounds are far under 1 ms (world.c): never shared */
+    cr_expect_eq(bounds_shared, 0.0f, "the pyramid's bounds: %g ms on worker 1",
+                 (double)bounds_shared);
     cairn_world_destroy(world);
     cairn_thread_pool_destroy(pool);
 }

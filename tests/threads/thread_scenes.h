@@ -104,7 +104,8 @@ static inline bool thread_scene_hash(const thread_scene *scene, int steps, int w
     } else if ((pool = cairn_thread_pool_create(workers)) != NULL) {
         cairn_thread_pool_bind(pool, &def);
     }
-    world->narrow_shared_ms = -1.0f; /* the parallel narrow phase however small the scene */
+    /* the parallel narrow phase and bounds however small the scene */
+    world->narrow_gate.least_ms = world->bounds_gate.least_ms = -1.0f;
     bool ok = (workers == 0 || pool != NULL) && cairn_world_set_def(world, &def);
     if (!ok)
         fprintf(stderr, "%s on %d workers: %s %s\n", scene->name, workers,

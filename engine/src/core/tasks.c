@@ -49,3 +49,16 @@ void tasks_parallel_for(const cairn_world_def *def, cairn_task_fn *task, int cou
     for (int w = 0; w < def->worker_count && busy_ms; ++w)
         busy_ms[w] += (float)((double)atomic_load(&timed.clocks[w].busy_ns) * 1e-6);
 }
+
+int task_gate_range(const task_gate *gate, float default_ms, int count, int shared_range)
+{
+    float least = gate->least_ms != 0.0f ? gate->least_ms : default_ms;
+    return gate->work_ms < least ? count : shared_range;
+}
+
+void task_gate_record(task_gate *gate, const float *busy_ms, int workers)
+{
+    gate->work_ms = 0.0f;
+    for (int w = 0; w < workers; ++w)
+        gate->work_ms += busy_ms[w];
+}

@@ -11,4 +11,19 @@
 void tasks_parallel_for(const cairn_world_def *def, cairn_task_fn *task, int count, int min_range,
                         void *context, float *busy_ms);
 
+/* Whether a parallel loop of the step is worth handing to the workers, from the work its last
+   run did: below least_ms, the workers' start and the cache lines their results move to the
+   next stage's thread cost more than they save. */
+typedef struct task_gate {
+    float work_ms;  /* the last run's work, ms summed over the workers */
+    float least_ms; /* the least work shared: 0 for the loop's default, negative to share at
+                       every step (tests run the parallel loops on small scenes) */
+} task_gate;
+
+/* The min_range to give tasks_parallel_for: count (the calling thread alone) while the gate's
+   work is below its least (default_ms when least_ms is 0), else shared_range. */
+int task_gate_range(const task_gate *gate, float default_ms, int count, int shared_range);
+/* Keeps the run's work: busy_ms of workers workers, as tasks_parallel_for added it. */
+void task_gate_record(task_gate *gate, const float *busy_ms, int workers);
+
 #endif

@@ -490,20 +490,13 @@ enum { NARROW_MIN_RANGE = 64 };
 
 /* The least narrow-phase work (ms, the last step's, summed over the workers) that is shared
    with the workers. Handing the pairs to two workers of the thread pool and taking the result
-   back costs about 0.1-0.2 ms on this project's 2-core machine (bench_threads): the 40
-   ragdolls' narrow phase took 0.34 ms on one worker and about 0.5 ms on two, the 1,240-box
-   pyramid's 0.69 ms on one and 0.63-0.99 ms on two; the 10,000-shape pile's (1.1 ms) and ten
-   pyramids' (10 ms) gain. The result is the same either way (each contact alone, merged in
-   contact order). */
-#define NARROW_SHARED_MS 0.5f
-
-/* Contacts per range: all of them (on the stepping thread) while the work is too small to
-   share. */
-static int narrow_min_range(const cairn_world *world, int count)
-{
-    float least = world->narrow_shared_ms != 0.0f ? world->narrow_shared_ms : NARROW_SHARED_MS;
-    return world->narrow_work_ms < least ? count : NARROW_MIN_RANGE;
-}
+   back costs about 0.1-0.2 ms on this project's 2-core machine, and the manifolds the workers
+   write then reach the solver's thread from the other core (bench_threads): the 40 ragdolls'
+   narrow phase took 0.34 ms on one worker and about 0.5 ms on two; the 1,240-box pyramid's
+   (0.61-0.67 ms) made its whole step 0.85 times as fast on two workers as on one when shared,
+   0.97 times kept on one; the 10,000-shape pile's (15 ms) and ten pyramids' (8 ms) gain. The
+   result is the same either way (each contact alone, merged in contact order). */
+#define NARROW_SHARED_MS 1.0f
 
 typedef struct narrow_phase {
     cairn_world *world;
@@ -581,13 +574,11 @@ void contacts_collide(cairn_world *world, float dt)
     if (np.tallies != NULL && np.collided != NULL) {
         memset(np.tallies, 0, sizeof(narrow_tally) * (size_t)workers);
         float busy_ms[CAIRN_MAX_WORKERS] = {0};
-        tasks_parallel_for(&world->def, collide_range, count, narrow_min_range(world, count), &np,
-                           busy_ms);
-        world->narrow_work_ms = 0.0f;
-        for (int w = 0; w < workers; ++w) {
+        int range = task_gate_range(&world->narrow_gate, NARROW_SHARED_MS, count, NARROW_MIN_RANGE);
+        tasks_parallel_for(&world->def, collide_range, count, range, &np, busy_ms);
+        task_gate_record(&world->narrow_gate, busy_ms, workers);
+        for (int w = 0; w < workers; ++w)
             world->stats.narrowphase_worker_ms[w] += busy_ms[w];
-            world->narrow_work_ms += busy_ms[w];
-        }
         after_collide(&np);
         int queries = 0;
         for (int w = 0; w < workers; ++w)

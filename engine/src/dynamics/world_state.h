@@ -6,6 +6,7 @@
 #include "core/arena.h"
 #include "core/array.h"
 #include "core/id_pool.h"
+#include "core/tasks.h"
 #include "dynamics/body.h"
 #include "dynamics/contact.h"
 
@@ -58,12 +59,10 @@ struct cairn_world {
        size, INT32_MAX for every island in one group. Tests and benchmarks set it to compare
        sizes (the result is the same for every size). */
     int solver_group_manifolds;
-    /* The narrow phase's work in the last step, ms summed over the workers: whether sharing it
-       with the workers pays (contact.c). */
-    float narrow_work_ms;
-    /* The least such work that is shared: 0 for the default (contact.c), negative to share at
-       every step. Tests set it to run the parallel narrow phase on small scenes. */
-    float narrow_shared_ms;
+    /* Whether the narrow phase (contact.c) and the awake bodies' bounds (world.c) are shared
+       with the workers, from their work in the last step. */
+    task_gate narrow_gate;
+    task_gate bounds_gate;
 };
 
 /* The body behind an id, or NULL (and an error naming the function) when stale or null. */
