@@ -78,14 +78,9 @@ static void update_broadphase(cairn_world *world, float dt)
     int count = world->awake.count;
     bounds_task t = {world, arena_push(&world->scratch, sizeof(cairn_aabb) * (size_t)(count + 1),
                                        "awake bounds")};
-    if (t.bounds != NULL) {
-        float busy_ms[CAIRN_MAX_WORKERS] = {0};
-        int range = task_gate_range(&world->bounds_gate, BOUNDS_SHARED_MS, count, BOUNDS_MIN_RANGE);
-        tasks_parallel_for(&world->def, awake_bounds, count, range, &t, busy_ms);
-        task_gate_record(&world->bounds_gate, busy_ms, world->def.worker_count);
-        for (int w = 0; w < world->def.worker_count; ++w)
-            world->stats.broadphase_worker_ms[w] += busy_ms[w];
-    }
+    if (t.bounds != NULL)
+        tasks_parallel_for_gated(&world->def, &world->bounds_gate, BOUNDS_SHARED_MS, awake_bounds,
+                                 count, BOUNDS_MIN_RANGE, &t, world->stats.broadphase_worker_ms);
     for (int k = 0; k < count; ++k) {
         const body *b = &world->bodies.data[world->awake.data[k]];
         cairn_aabb bounds = t.bounds ? t.bounds[k] : cairn_shape_bounds(b->shape, b->transform);

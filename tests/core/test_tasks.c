@@ -47,14 +47,13 @@ static cairn_world_def two_workers(recorder *rec)
     return def;
 }
 
-/* Runs 1,000 items through the gate with the given last work, and says where they ran. */
+/* Runs 1,000 items through the gated loop with the given last work, and says where they ran. */
 static ranges run_gated(task_gate gate, float default_ms, recorder *rec)
 {
     cairn_world_def def = two_workers(rec);
     ranges r = {0};
     float busy[CAIRN_MAX_WORKERS] = {0};
-    tasks_parallel_for(&def, count_items, 1000, task_gate_range(&gate, default_ms, 1000, 64), &r,
-                       busy);
+    tasks_parallel_for_gated(&def, &gate, default_ms, count_items, 1000, 64, &r, busy);
     return r;
 }
 

@@ -62,3 +62,15 @@ void task_gate_record(task_gate *gate, const float *busy_ms, int workers)
     for (int w = 0; w < workers; ++w)
         gate->work_ms += busy_ms[w];
 }
+
+void tasks_parallel_for_gated(const cairn_world_def *def, task_gate *gate, float default_ms,
+                              cairn_task_fn *task, int count, int shared_range, void *context,
+                              float *busy_ms)
+{
+    float run_ms[CAIRN_MAX_WORKERS] = {0};
+    int range = task_gate_range(gate, default_ms, count, shared_range);
+    tasks_parallel_for(def, task, count, range, context, run_ms);
+    task_gate_record(gate, run_ms, def->worker_count);
+    for (int w = 0; w < def->worker_count && busy_ms; ++w)
+        busy_ms[w] += run_ms[w];
+}

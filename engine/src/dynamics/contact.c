@@ -573,12 +573,8 @@ void contacts_collide(cairn_world *world, float dt)
     np.collided = arena_push(&world->scratch, (size_t)count + 1, "contacts collided");
     if (np.tallies != NULL && np.collided != NULL) {
         memset(np.tallies, 0, sizeof(narrow_tally) * (size_t)workers);
-        float busy_ms[CAIRN_MAX_WORKERS] = {0};
-        int range = task_gate_range(&world->narrow_gate, NARROW_SHARED_MS, count, NARROW_MIN_RANGE);
-        tasks_parallel_for(&world->def, collide_range, count, range, &np, busy_ms);
-        task_gate_record(&world->narrow_gate, busy_ms, workers);
-        for (int w = 0; w < workers; ++w)
-            world->stats.narrowphase_worker_ms[w] += busy_ms[w];
+        tasks_parallel_for_gated(&world->def, &world->narrow_gate, NARROW_SHARED_MS, collide_range,
+                                 count, NARROW_MIN_RANGE, &np, world->stats.narrowphase_worker_ms);
         after_collide(&np);
         int queries = 0;
         for (int w = 0; w < workers; ++w)
