@@ -14,6 +14,7 @@
 #include "core/timer.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -295,21 +296,25 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
    2% faster than 8 and 4, and 24 and 12 no better). */
 enum { PREFETCH_CONTACT = 16, PREFETCH_BODIES = 8 };
 
+/* Every cache line the bytes touch: a contact (560 bytes) or a manifold (304) starts anywhere in
+   a line, so one more line than bytes / 64 may hold its end. */
 static void prefetch_range(const void *start, size_t bytes)
 {
-    for (size_t offset = 0; offset < bytes; offset += 64)
-        __builtin_prefetch((const char *)start + offset);
+    uintptr_t first = (uintptr_t)start & ~(uintptr_t)63, end = (uintptr_t)start + bytes;
+    for (uintptr_t line = first; line < end; line += 64)
+        __builtin_prefetch((const void *)line);
 }
 
 /* A colour's contacts are spread over the whole contact array (and their bodies over the
-   bodies), so the prepare waits on memory unless it asks early: a contact's cache lines
-   PREFETCH_CONTACT manifolds ahead, and the bodies of the one PREFETCH_BODIES ahead, whose
-   contact has arrived by then. */
+   bodies), so the prepare waits on memory unless it asks early: a contact's header and its
+   manifold PREFETCH_CONTACT manifolds ahead, and the bodies of the one PREFETCH_BODIES ahead,
+   whose contact has arrived by then. (The header's second line, when it has one, was missed
+   before: prefetching it made the ten pyramids' prepare about 40% faster.) */
 static void prefetch_plan(const solver *s, int k, int end)
 {
     if (k + PREFETCH_CONTACT < end) {
         const manifold_ref *r = &s->plan[k + PREFETCH_CONTACT];
-        __builtin_prefetch(r->contact);
+        prefetch_range(r->contact, offsetof(contact, cache));
         prefetch_range(r->manifold, sizeof *r->manifold);
     }
     if (k + PREFETCH_BODIES < end) {
