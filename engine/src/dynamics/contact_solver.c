@@ -33,6 +33,10 @@ typedef struct solver {
     joint_solver joints; /* solved first in every pass, on the coordinator */
     const contact_wide_ops *wide;
     manifold_ref *plan; /* the manifolds solved, in the order of the solve */
+    size_t plan_room;   /* room in plan: the contacts' manifolds, and one */
+    /* By body index: in the awake set. The plan reads this rather than each contact's two bodies
+       (304 bytes each, out of cache in a large world). */
+    uint8_t *awake;
     int contact_count;
     float warm;         /* the warm-start factor */
     void *batch_memory; /* as pushed on the scratch arena */
@@ -84,46 +88,25 @@ static size_t manifold_total(const cairn_world *world)
     return total;
 }
 
-/* A touching contact with something awake to move: its manifolds are solved. */
-static bool is_solved(const cairn_world *w, const contact *c)
+/* Whether a body has mass: an awake one's was loaded with its velocity. */
+static bool has_mass(const solver *s, uint32_t index)
 {
-    const body *a = &w->bodies.data[c->body_a], *b = &w->bodies.data[c->body_b];
-    if (!c->touching || (!a->awake && !b->awake) || c->disabled)
+    if (s->awake[index])
+        return s->velocities[index].inverse_mass != 0.0f;
+    return s->world->bodies.data[index].inverse_mass != 0.0f;
+}
+
+/* A touching contact with something awake to move: its manifolds are solved. */
+static bool is_solved(const solver *s, const contact *c)
+{
+    if (!c->touching || (!s->awake[c->body_a] && !s->awake[c->body_b]) || c->disabled)
         return false;
-    return a->inverse_mass != 0.0f || b->inverse_mass != 0.0f;
+    return has_mass(s, c->body_a) || has_mass(s, c->body_b);
 }
 
 static bool moves(const solver *s, uint32_t index)
 {
     return s->velocities[index].inverse_mass > 0.0f;
-}
-
-/* The manifolds to solve, in contact order with their colours (colors), and the number per
-   bucket; the bodies the step does not move but a contact touches are put at rest. */
-static int list_manifolds(solver *s, manifold_ref *listed, uint8_t *colors, graph_mask *used,
-                          int *counts)
-{
-    cairn_world *w = s->world;
-    int count = 0;
-    for (int i = 0; i < w->contacts.count; ++i) {
-        contact *c = &w->contacts.data[i];
-        if (!is_solved(w, c))
-            continue;
-        if (!w->bodies.data[c->body_a].awake)
-            rest_body(s, c->body_a);
-        if (!w->bodies.data[c->body_b].awake)
-            rest_body(s, c->body_b);
-        for (int m = 0; m < contact_manifold_count(c); ++m) {
-            if (contact_manifold(c, m)->point_count == 0)
-                continue;
-            int color = graph_color_pick(used, c->body_a, moves(s, c->body_a), c->body_b,
-                                         moves(s, c->body_b));
-            counts[color]++;
-            colors[count] = (uint8_t)color;
-            listed[count++] = (manifold_ref){c, contact_manifold(c, m)};
-        }
-    }
-    return count;
 }
 
 /* The overflow keeps contact order: its contacts are solved one after the other. */
@@ -133,21 +116,52 @@ static int plan_group(int color, int point_count)
     return color == GRAPH_OVERFLOW ? group : group + point_count - 1;
 }
 
+/* The manifolds to solve, in contact order with their plan groups (slots: colour and number of
+   points), and the number per colour; the bodies the step does not move but a contact touches
+   are put at rest. */
+static int list_manifolds(solver *s, manifold_ref *listed, uint16_t *slots, graph_mask *used,
+                          int *counts)
+{
+    cairn_world *w = s->world;
+    int count = 0;
+    for (int i = 0; i < w->contacts.count; ++i) {
+        contact *c = &w->contacts.data[i];
+        if (!is_solved(s, c))
+            continue;
+        if (!s->awake[c->body_a])
+            rest_body(s, c->body_a);
+        if (!s->awake[c->body_b])
+            rest_body(s, c->body_b);
+        for (int m = 0; m < contact_manifold_count(c); ++m) {
+            manifold *solved = contact_manifold(c, m);
+            if (solved->point_count == 0)
+                continue;
+            int color = graph_color_pick(used, c->body_a, moves(s, c->body_a), c->body_b,
+                                         moves(s, c->body_b));
+            counts[color]++;
+            slots[count] = (uint16_t)plan_group(color, solved->point_count);
+            listed[count++] = (manifold_ref){c, solved};
+        }
+    }
+    return count;
+}
+
 /* The solve order: colour by colour, in a colour by number of points, each group in contact
-   order (a counting sort of the list). group_first[PLAN_GROUPS + 1]: where each group starts. */
-static void plan_order(const manifold_ref *listed, const uint8_t *colors, int count,
+   order (a counting sort of the list by slot). group_first[PLAN_GROUPS + 1]: where each group
+   starts. */
+static void plan_order(const manifold_ref *listed, const uint16_t *slots, int count,
                        manifold_ref *plan, int *group_first)
 {
     int next[PLAN_GROUPS] = {0};
     for (int k = 0; k < count; ++k)
-        next[plan_group(colors[k], listed[k].manifold->point_count)]++;
+        next[slots[k]]++;
     group_first[0] = 0;
     for (int g = 0; g < PLAN_GROUPS; ++g) {
         group_first[g + 1] = group_first[g] + next[g];
         next[g] = group_first[g];
     }
     for (int k = 0; k < count; ++k)
-        plan[next[plan_group(colors[k], listed[k].manifold->point_count)]++] = listed[k];
+        plan[next[slots[k]]++] = listed[k];
 }
 
 /* Each plan group in batches of as many contacts as there are lanes, the overflow one by one,
@@ -167,29 +181,29 @@ static int plan_batches(solver *s, solve_group *group, const int *group_first, i
     return n;
 }
 
-/* The manifolds by island group (a stable counting sort into sorted and sorted_colors; next:
+/* The manifolds by island group (a stable counting sort into sorted and sorted_slots; next:
    room for a slot per group; one group needs no sort), then each group's solve order and
    batches. */
-static void plan_groups(solver *s, const manifold_ref *listed, const uint8_t *colors,
+static void plan_groups(solver *s, const manifold_ref *listed, const uint16_t *slots,
                         const int *groups, const int *group_sizes, int *next, manifold_ref *sorted,
-                        uint8_t *sorted_colors, manifold_ref *plan)
+                        uint16_t *sorted_slots, manifold_ref *plan)
 {
     const manifold_ref *from = listed;
-    const uint8_t *from_colors = colors;
+    const uint16_t *from_slots = slots;
     if (s->group_count > 1) {
         for (int g = 0, first = 0; g < s->group_count; first += group_sizes[g++])
             next[g] = first;
         for (int k = 0; k < s->contact_count; ++k) {
             int at = next[groups[k]]++;
             sorted[at] = listed[k];
-            sorted_colors[at] = colors[k];
+            sorted_slots[at] = slots[k];
         }
         from = sorted;
-        from_colors = sorted_colors;
+        from_slots = sorted_slots;
     }
     int n = 0, offset = 0, group_first[PLAN_GROUPS + 1];
     for (int g = 0; g < s->group_count; ++g) {
-        plan_order(from + offset, from_colors + offset, group_sizes[g], plan + offset, group_first);
+        plan_order(from + offset, from_slots + offset, group_sizes[g], plan + offset, group_first);
         n = plan_batches(s, &s->groups[g], group_first, offset, n);
         offset += group_sizes[g];
     }
@@ -249,20 +263,20 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
     size_t bodies = (size_t)w->bodies.count + 1;
     manifold_ref *listed = arena_push(&w->scratch, sizeof *listed * total, "manifolds listed");
     manifold_ref *sorted = arena_push(&w->scratch, sizeof *sorted * total, "manifolds grouped");
-    uint8_t *colors = arena_push(&w->scratch, 2 * total, "manifold colours");
+    uint16_t *slots = arena_push(&w->scratch, sizeof *slots * 2 * total, "manifold slots");
     size_t most = s->most_groups;
     int *groups =
         arena_push(&w->scratch, sizeof(int) * (total + 3 * most + 2 * bodies), "manifold groups");
     uint32_t *island = arena_push(&w->scratch, sizeof *island * bodies, "islands");
     graph_mask *used = arena_push(&w->scratch, sizeof *used * bodies, "body colours");
-    bool ok = listed && sorted && colors && groups && island && used;
+    bool ok = listed && sorted && slots && groups && island && used;
     if (ok) {
         memset(used, 0, sizeof *used * bodies);
         int *group_sizes = groups + total, *group_next = group_sizes + most;
         int *group_weights = group_next + most;
         island_grouping grouping = {island, group_weights + most, group_weights + most + bodies};
         int counts[GRAPH_BUCKETS] = {0};
-        s->contact_count = list_manifolds(s, listed, colors, used, counts);
+        s->contact_count = list_manifolds(s, listed, slots, used, counts);
         int weight = s->contact_count + w->joints.count, limit = group_limit(s, weight);
         if (limit == INT32_MAX) { /* one group: no islands to find */
             whole_world_group(s, s->plan_groups);
@@ -275,8 +289,7 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
             island_groups_bodies(&grouping, w, s->groups, s->group_count, s->group_bodies);
             island_groups_of_joints(&grouping, w, s->joint_groups);
         }
-        plan_groups(s, listed, colors, groups, group_sizes, group_next, sorted, colors + total,
-                    plan);
+        plan_groups(s, listed, slots, groups, group_sizes, group_next, sorted, slots + total, plan);
         for (int g = 0; g < s->group_count; ++g)
             s->groups[g].weight = group_weights[g];
         for (int c = 0; c < GRAPH_COLOR_COUNT; ++c)
@@ -284,7 +297,7 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
         w->stats.overflow_contacts = counts[GRAPH_OVERFLOW];
         w->stats.island_groups = s->group_count;
     }
-    void *pushed[] = {used, island, groups, colors, sorted, listed};
+    void *pushed[] = {used, island, groups, slots, sorted, listed};
     for (int i = 0; i < 6; ++i)
         if (pushed[i])
             arena_pop(&w->scratch, pushed[i]);
@@ -351,7 +364,7 @@ static bool plan_step(solver *s)
     cairn_world *w = s->world;
     const cairn_solver_settings *settings = &w->def.solver;
     s->warm = settings->warm_starting ? settings->warm_start_factor : 0.0f;
-    size_t total = manifold_total(w) + 1;
+    size_t total = s->plan_room;
     s->batch_first = arena_push(&w->scratch, sizeof(int) * (total + PLAN_GROUPS + 1), "batches");
     s->most_groups = most_groups(s, total + (size_t)w->joints.count);
     s->plan_groups = arena_push(&w->scratch, sizeof(solve_group) * s->most_groups, "island groups");
@@ -359,7 +372,8 @@ static bool plan_step(solver *s)
         arena_push(&w->scratch, sizeof(uint32_t) * ((size_t)w->awake.count + 1), "bodies by group");
     s->joint_groups =
         arena_push(&w->scratch, sizeof(int) * ((size_t)w->joints.count + 1), "joint groups");
-    if (!s->plan || !s->batch_first || !s->plan_groups || !s->plan_bodies || !s->joint_groups)
+    if (!s->plan || !s->awake || !s->batch_first || !s->plan_groups || !s->plan_bodies ||
+        !s->joint_groups)
         return false;
     s->groups = s->plan_groups;
     s->group_bodies = s->plan_bodies;
@@ -700,13 +714,20 @@ void solver_step(cairn_world *world, float dt)
     s.h = dt / (float)settings->substeps;
     world->last_substep = s.h;
     size_t bodies = (size_t)world->bodies.count + 1;
-    s.plan = arena_push(&world->scratch, sizeof *s.plan * (manifold_total(world) + 1), "plan");
+    s.plan_room = manifold_total(world) + 1;
+    s.plan = arena_push(&world->scratch, sizeof *s.plan * s.plan_room, "plan");
     s.velocities = arena_push(&world->scratch, sizeof(body_velocity) * bodies, "body velocities");
     velocities_load(world, s.velocities);
     s.pseudo = arena_push(&world->scratch, sizeof(motion_offset) * bodies, "pseudo velocities");
     s.moved = arena_push(&world->scratch, sizeof(body_motion) * bodies, "motion this step");
-    for (int k = 0; k < world->awake.count; ++k)
+    s.awake = arena_push(&world->scratch, bodies, "bodies awake");
+    if (s.awake)
+        memset(s.awake, 0, bodies);
+    for (int k = 0; k < world->awake.count; ++k) {
         s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
+        if (s.awake)
+            s.awake[world->awake.data[k]] = 1;
+    }
     rest_body(&s, (uint32_t)world->bodies.count); /* the body of the batches' empty lanes */
     s.pass = make_pass(&s, s.h);
     if (!plan_step(&s))
@@ -726,6 +747,8 @@ void solver_step(cairn_world *world, float dt)
         if (pushed[i])
             arena_pop(&world->scratch, pushed[i]);
     velocities_store(world, s.velocities);
+    if (s.awake)
+        arena_pop(&world->scratch, s.awake);
     arena_pop(&world->scratch, s.moved);
     arena_pop(&world->scratch, s.pseudo);
     arena_pop(&world->scratch, s.velocities);
