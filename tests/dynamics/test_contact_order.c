@@ -89,8 +89,9 @@ static bool has_contact(const cairn_world *world, uint32_t a, uint32_t b)
     return false;
 }
 
-/* The contacts the world keeps are its broadphase's wanted pairs, each once, sorted. */
-static void check_contacts(const cairn_world *world, int step)
+/* The contacts the world keeps are its broadphase's wanted pairs, each once, sorted, and (when
+   counted: nothing was parked since the narrow phase) the step's statistics count them. */
+static void check_contacts(const cairn_world *world, int step, bool counted)
 {
     const contact_array *walked = &world->contacts;
     for (int i = 1; i < walked->count; ++i)
@@ -106,6 +107,17 @@ static void check_contacts(const cairn_world *world, int step)
         cr_assert(has_contact(world, a, b), "step %d: the pair (%u, %u) has no contact", step, a,
                   b);
     }
+    /* The step's counts, taken by the narrow phase's workers, against a count of the array. */
+    int touching = 0, points = 0;
+    for (int i = 0; i < walked->count; ++i) {
+        touching += walked->data[i].touching;
+        for (int m = 0; m < contact_manifold_count(&walked->data[i]); ++m)
+            points += contact_manifold_const(&walked->data[i], m)->point_count;
+    }
+    cairn_step_stats stats = cairn_world_step_stats(world);
+    cr_assert(!counted || (stats.contacts == touching && stats.points == points),
+              "step %d: the step counted %d contacts, %d points; the array holds %d, %d", step,
+              stats.contacts, stats.points, touching, points);
     cr_assert_eq(walked->count + world->parked.count, wanted,
                  "step %d: %d contacts and %d parked for %d wanted pairs", step, walked->count,
                  world->parked.count, wanted);
@@ -124,9 +136,9 @@ static cairn_shape *random_shape(int i)
     }
 }
 
-/* Shapes rain into a box and are shaken and thinned out: pairs are added, removed and parked at
-   every step, at random places in the array. */
-Test(contact_order, a_world_keeps_its_broadphase_pairs_sorted)
+/* Shapes rain onto the floor and are shaken and thinned out: pairs are added and removed at
+   every step, at random places in the array, and parked when their bodies sleep. */
+static void rain(bool allow_sleep)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.5f, 0.0f);
@@ -135,9 +147,9 @@ Test(contact_order, a_world_keeps_its_broadphase_pairs_sorted)
     cairn_body_id bodies[BODIES];
     for (int i = 0; i < BODIES; ++i)
         bodies[i] =
-            scene_body(world, random_shape(i), CAIRN_DYNAMIC,
-                       scene_at(v3(uniform(&r, -4, 4), 1 + 0.3f * (float)i, uniform(&r, -4, 4))),
-                       1000.0f, 0.5f, 0.0f);
+            scene_body_ex(world, random_shape(i), CAIRN_DYNAMIC,
+                          scene_at(v3(uniform(&r, -4, 4), 1 + 0.3f * (float)i, uniform(&r, -4, 4))),
+                          1000.0f, 0.5f, 0.0f, allow_sleep);
     for (int step = 0; step < 400; ++step) {
         if (step % 40 == 39) /* shake a tenth of the bodies, destroy one */
             for (int i = (int)random_below(&r, 10); i < BODIES; i += 10)
@@ -147,8 +159,22 @@ Test(contact_order, a_world_keeps_its_broadphase_pairs_sorted)
         if (step % 50 == 25)
             cairn_body_destroy(world, bodies[random_below(&r, BODIES)]);
         cairn_world_step(world, SCENE_DT);
-        check_contacts(world, step);
+        /* The narrow phase counts the array of its time: asleep, bodies can fall asleep later
+           in the step and their contacts be parked. */
+        check_contacts(world, step, !allow_sleep);
     }
-    cr_expect_gt(world->contacts.count, 200, "the pile touches");
+    cr_expect_gt(world->contacts.count + world->parked.count, 200, "the pile touches");
+    if (allow_sleep)
+        cr_expect_gt(world->parked.count, 0, "some of it sleeps");
     cairn_world_destroy(world);
+}
+
+Test(contact_order, a_world_keeps_its_broadphase_pairs_sorted)
+{
+    rain(true);
+}
+
+Test(contact_order, the_step_counts_every_contact_and_point)
+{
+    rain(false);
 }

@@ -170,3 +170,26 @@ Test(sleeping, waking_one_box_wakes_its_whole_island_and_no_other)
         cr_expect(!cairn_body_is_awake(world, left[i]), "box %d stayed awake", i);
     cairn_world_destroy(world);
 }
+
+Test(sleeping, a_moving_kinematic_body_wakes_the_sleeper_it_touches_in_the_same_step)
+{
+    /* A box put to sleep on a kinematic platform that keeps rising: the platform is not part of
+       the box's island, so only the narrow phase's touch wakes the box, in the step that finds
+       the touch, before the solver (the box then rises with the platform). */
+    cairn_world *world = scene_default_world();
+    cairn_body_id platform =
+        scene_body(world, cairn_shape_box(v3(2, 0.25f, 2), SCENE_RADIUS), CAIRN_KINEMATIC,
+                   scene_at(v3(0, 1, 0)), 1000.0f, 0.6f, 0.0f);
+    cairn_body_id box = add_box(world, v3(0, 1.75f, 0));
+    for (int n = 0; n < 30; ++n)
+        cairn_world_step(world, SCENE_DT);
+    cr_assert(cairn_body_set_linear_velocity(world, platform, v3(0, 0.5f, 0)));
+    cr_assert(cairn_body_set_awake(world, box, false));
+    cr_assert(!cairn_body_is_awake(world, box));
+    float before = cairn_body_transform(world, box).position.y;
+    cairn_world_step(world, SCENE_DT);
+    cr_expect(cairn_body_is_awake(world, box), "the touched box still sleeps");
+    cr_expect_gt(cairn_body_transform(world, box).position.y, before + 0.001f,
+                 "the box did not move with the platform in the step that woke it");
+    cairn_world_destroy(world);
+}

@@ -343,13 +343,16 @@ void contacts_remove_body(cairn_world *world, uint32_t body_index)
 }
 
 /* A body that is dynamic and asleep, touched by an awake one, wakes with its island. */
-static void wake_on_touch(cairn_world *world, const contact *c)
+static bool wake_on_touch(cairn_world *world, const contact *c)
 {
     const body *a = &world->bodies.data[c->body_a], *b = &world->bodies.data[c->body_b];
     if (a->awake && !b->awake && b->type == CAIRN_DYNAMIC)
         islands_wake(world, c->body_b);
     else if (b->awake && !a->awake && a->type == CAIRN_DYNAMIC)
         islands_wake(world, c->body_a);
+    else
+        return false;
+    return true;
 }
 
 /* How far the two bodies can close in on each other during one step: relative linear motion
@@ -409,7 +412,8 @@ static void store_manifolds(contact *c, const manifold *next, int count)
    order. Padded to a cache line: workers write theirs at the same time. */
 typedef struct narrow_tally {
     int queries, reused, gjk_iterations, epa_calls, epa_cap_stops, cache_hits;
-    char padding[64 - 6 * sizeof(int)];
+    int touching, points; /* the step's statistics: every contact counts, collided or not */
+    char padding[64 - 8 * sizeof(int)];
 } narrow_tally;
 
 /* The contact's triangle caches, allocated on first need (NULL without memory: the pair runs
@@ -524,11 +528,15 @@ enum { NARROW_MIN_RANGE = 64 };
    result is the same either way (each contact alone, merged in contact order). */
 #define NARROW_SHARED_MS 1.0f
 
+/* A contact's marks from the parallel pass: collided there, and work left for the serial pass
+   (an event to record, or a touch that may wake a sleeping body). */
+enum { COLLIDED = 1, SERIAL_WORK = 2 };
+
 typedef struct narrow_phase {
     cairn_world *world;
     float dt;
     pair_cache_limits limits;
-    bool *collided;        /* by contact: in the parallel pass */
+    uint8_t *marks;        /* by contact */
     narrow_tally *tallies; /* by worker */
 } narrow_phase;
 
@@ -539,15 +547,38 @@ static bool needs_collide(const cairn_world *world, const contact *c)
            (world->bodies.data[c->body_a].awake || world->bodies.data[c->body_b].awake);
 }
 
+/* Whether a collided contact leaves work to the serial pass: a touch begun or ended, or a touch
+   with a body asleep (a body asleep now can only wake before the serial pass reaches it; one
+   awake stays awake). */
+static bool serial_work(const cairn_world *world, const contact *c)
+{
+    if (c->touching != c->was_touching)
+        return true;
+    return c->touching &&
+           (!world->bodies.data[c->body_a].awake || !world->bodies.data[c->body_b].awake);
+}
+
+/* Adds (sign 1) or takes back (-1) what the step's statistics count of a contact. */
+static void tally_contact(narrow_tally *tally, const contact *c, int sign)
+{
+    tally->touching += sign * c->touching;
+    for (int m = 0; m < contact_manifold_count(c); ++m)
+        tally->points += sign * contact_manifold_const(c, m)->point_count;
+}
+
 /* The parallel pass: the contacts with an awake body at the step start, each alone. */
 static void collide_range(int start, int end, int worker, void *context)
 {
     narrow_phase *np = context;
     for (int i = start; i < end; ++i) {
         contact *c = &np->world->contacts.data[i];
-        np->collided[i] = needs_collide(np->world, c);
-        if (np->collided[i])
+        uint8_t mark = 0;
+        if (needs_collide(np->world, c)) {
             collide_one(np->world, c, np->dt, np->limits, &np->tallies[worker]);
+            mark = COLLIDED | (serial_work(np->world, c) ? SERIAL_WORK : 0);
+        }
+        np->marks[i] = mark;
+        tally_contact(&np->tallies[worker], c, 1);
     }
 }
 
@@ -559,30 +590,36 @@ static void add_tally(cairn_step_stats *stats, const narrow_tally *t, int *queri
     stats->epa_calls += t->epa_calls;
     stats->epa_cap_stops += t->epa_cap_stops;
     stats->cache_hits += t->cache_hits;
+    stats->contacts += t->touching;
+    stats->points += t->points;
 }
 
 /* The serial pass, in contact order: wakes, the presolve callback and events. A body woken
-   here brings its later contacts into this step, as when the narrow phase was one loop. */
+   here brings its later contacts into this step, as when the narrow phase was one loop. Until
+   then (and without a presolve callback, which sees every touching contact) only the marked
+   contacts have anything to do: the pass reads a byte per contact, not the contact (tens of
+   thousands of them are out of cache by now in a large world). */
 static void after_collide(narrow_phase *np)
 {
     cairn_world *world = np->world;
+    bool every = world->presolve != NULL;
     for (int i = 0; i < world->contacts.count; ++i) {
+        if (!every && !(np->marks[i] & SERIAL_WORK))
+            continue;
         contact *c = &world->contacts.data[i];
-        if (!np->collided[i] && needs_collide(world, c)) {
+        if (!(np->marks[i] & COLLIDED) && needs_collide(world, c)) {
+            tally_contact(&np->tallies[0], c, -1);
             collide_one(world, c, np->dt, np->limits, &np->tallies[0]);
-            np->collided[i] = true;
+            tally_contact(&np->tallies[0], c, 1);
+            np->marks[i] |= COLLIDED;
         }
-        if (np->collided[i]) {
+        if (np->marks[i] & COLLIDED) {
             if (c->touching)
-                wake_on_touch(world, c);
+                every |= wake_on_touch(world, c);
             if (c->touching && world->presolve)
                 contact_presolve(world, c);
             record_events(world, c);
         }
-        /* Sleeping contacts that are not parked yet keep their manifolds and still count. */
-        world->stats.contacts += c->touching;
-        for (int m = 0; m < contact_manifold_count(c); ++m)
-            world->stats.points += contact_manifold(c, m)->point_count;
     }
 }
 
@@ -596,8 +633,8 @@ void contacts_collide(cairn_world *world, float dt)
                                          world->def.solver.pair_cache_angle),
         .tallies = arena_push(&world->scratch, sizeof(narrow_tally) * (size_t)workers, "tallies"),
     };
-    np.collided = arena_push(&world->scratch, (size_t)count + 1, "contacts collided");
-    if (np.tallies != NULL && np.collided != NULL) {
+    np.marks = arena_push(&world->scratch, (size_t)count + 1, "contacts collided");
+    if (np.tallies != NULL && np.marks != NULL) {
         memset(np.tallies, 0, sizeof(narrow_tally) * (size_t)workers);
         tasks_parallel_for_gated(&world->def, &world->narrow_gate, NARROW_SHARED_MS, collide_range,
                                  count, NARROW_MIN_RANGE, &np, world->stats.narrowphase_worker_ms);
@@ -608,8 +645,8 @@ void contacts_collide(cairn_world *world, float dt)
         world->stats.gjk_iterations =
             queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
     }
-    if (np.collided)
-        arena_pop(&world->scratch, np.collided);
+    if (np.marks)
+        arena_pop(&world->scratch, np.marks);
     if (np.tallies)
         arena_pop(&world->scratch, np.tallies);
     /* Bodies woken by a touch bring their parked contacts (with valid manifolds: nothing moved
