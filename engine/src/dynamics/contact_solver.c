@@ -122,11 +122,11 @@ static int plan_group(int color, int point_count)
     return color == GRAPH_OVERFLOW ? group : group + point_count - 1;
 }
 
-/* The manifolds to solve, in contact order with their plan groups (slots: colour and number of
-   points), and the number per colour; the bodies the step does not move but a contact touches
-   are put at rest. */
-static int list_manifolds(solver *s, manifold_ref *listed, uint16_t *slots, graph_mask *used,
-                          int *counts)
+/* The manifolds to solve, in contact order with their bodies and their plan groups (slots:
+   colour and number of points), and the number per colour; the bodies the step does not move
+   but a contact touches are put at rest. */
+static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *bodies, uint16_t *slots,
+                          graph_mask *used, int *counts)
 {
     cairn_world *w = s->world;
     int count = 0;
@@ -146,6 +146,7 @@ static int list_manifolds(solver *s, manifold_ref *listed, uint16_t *slots, grap
                                          moves(s, c->body_b));
             counts[color]++;
             slots[count] = (uint16_t)plan_group(color, solved->point_count);
+            bodies[count] = (manifold_bodies){c->body_a, c->body_b};
             listed[count++] = (manifold_ref){c, solved};
         }
     }
@@ -269,28 +270,29 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
     size_t bodies = (size_t)w->bodies.count + 1;
     manifold_ref *listed = arena_push(&w->scratch, sizeof *listed * total, "manifolds listed");
     manifold_ref *sorted = arena_push(&w->scratch, sizeof *sorted * total, "manifolds grouped");
+    manifold_bodies *pairs = arena_push(&w->scratch, sizeof *pairs * total, "manifold bodies");
     uint16_t *slots = arena_push(&w->scratch, sizeof *slots * 2 * total, "manifold slots");
     size_t most = s->most_groups;
     int *groups =
         arena_push(&w->scratch, sizeof(int) * (total + 3 * most + 2 * bodies), "manifold groups");
     uint32_t *island = arena_push(&w->scratch, sizeof *island * bodies, "islands");
     graph_mask *used = arena_push(&w->scratch, sizeof *used * bodies, "body colours");
-    bool ok = listed && sorted && slots && groups && island && used;
+    bool ok = listed && sorted && pairs && slots && groups && island && used;
     if (ok) {
         memset(used, 0, sizeof *used * bodies);
         int *group_sizes = groups + total, *group_next = group_sizes + most;
         int *group_weights = group_next + most;
         island_grouping grouping = {island, group_weights + most, group_weights + most + bodies};
         int counts[GRAPH_BUCKETS] = {0};
-        s->contact_count = list_manifolds(s, listed, slots, used, counts);
+        s->contact_count = list_manifolds(s, listed, pairs, slots, used, counts);
         int weight = s->contact_count + w->joints.count, limit = group_limit(s, weight);
         if (limit == INT32_MAX) { /* one group: no islands to find */
             whole_world_group(s, s->plan_groups);
             group_sizes[0] = s->contact_count;
             group_weights[0] = weight;
         } else {
-            island_groups_join(&grouping, w, listed, s->contact_count);
-            s->group_count = island_groups_assign(&grouping, w, listed, s->contact_count, limit,
+            island_groups_join(&grouping, w, pairs, s->contact_count);
+            s->group_count = island_groups_assign(&grouping, w, pairs, s->contact_count, limit,
                                                   groups, group_sizes, group_weights);
             island_groups_bodies(&grouping, w, s->groups, s->group_count, s->group_bodies);
             island_groups_of_joints(&grouping, w, s->joint_groups);
@@ -303,8 +305,8 @@ static bool plan_contacts(solver *s, manifold_ref *plan, size_t total)
         w->stats.overflow_contacts = counts[GRAPH_OVERFLOW];
         w->stats.island_groups = s->group_count;
     }
-    void *pushed[] = {used, island, groups, slots, sorted, listed};
-    for (int i = 0; i < 6; ++i)
+    void *pushed[] = {used, island, groups, slots, pairs, sorted, listed};
+    for (int i = 0; i < 7; ++i)
         if (pushed[i])
             arena_pop(&w->scratch, pushed[i]);
     return ok;

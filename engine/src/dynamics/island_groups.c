@@ -36,19 +36,19 @@ static uint32_t joint_side(const uint32_t *island, const joint *j)
     return j->body_a != JOINT_WORLD && island[j->body_a] != UINT32_MAX ? j->body_a : UINT32_MAX;
 }
 
-void island_groups_join(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
+void island_groups_join(island_grouping *g, const cairn_world *world, const manifold_bodies *bodies,
                         int count)
 {
-    size_t bodies = (size_t)world->bodies.count + 1;
-    memset(g->island, 0xff, sizeof *g->island * bodies);
+    size_t slots = (size_t)world->bodies.count + 1;
+    memset(g->island, 0xff, sizeof *g->island * slots);
     for (int k = 0; k < world->awake.count; ++k)
         g->island[world->awake.data[k]] = world->awake.data[k];
-    for (size_t i = 0; i < bodies; ++i) {
+    for (size_t i = 0; i < slots; ++i) {
         g->group_of[i] = -1;
         g->island_size[i] = 0;
     }
     for (int k = 0; k < count; ++k)
-        join(g->island, listed[k].contact->body_a, listed[k].contact->body_b);
+        join(g->island, bodies[k].a, bodies[k].b);
     for (int i = 0; i < world->joints.count; ++i) {
         const joint *j = &world->joints.data[i];
         if (j->alive && j->body_a != JOINT_WORLD)
@@ -57,10 +57,9 @@ void island_groups_join(island_grouping *g, const cairn_world *world, const mani
 }
 
 /* The island of a manifold: its root, or UINT32_MAX when neither body is awake. */
-static uint32_t manifold_island(uint32_t *island, const manifold_ref *m)
+static uint32_t manifold_island(uint32_t *island, const manifold_bodies *m)
 {
-    uint32_t a = m->contact->body_a, b = m->contact->body_b;
-    uint32_t side = island[a] != UINT32_MAX ? a : b;
+    uint32_t side = island[m->a] != UINT32_MAX ? m->a : m->b;
     return island[side] != UINT32_MAX ? island_root(island, side) : UINT32_MAX;
 }
 
@@ -88,11 +87,12 @@ static void place_island(island_grouping *g, uint32_t root, int limit, int *curr
     group_weights[*current] += weight;
 }
 
-int island_groups_assign(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
-                         int count, int limit, int *groups, int *group_sizes, int *group_weights)
+int island_groups_assign(island_grouping *g, const cairn_world *world,
+                         const manifold_bodies *bodies, int count, int limit, int *groups,
+                         int *group_sizes, int *group_weights)
 {
     for (int k = 0; k < count; ++k) {
-        uint32_t root = manifold_island(g->island, &listed[k]);
+        uint32_t root = manifold_island(g->island, &bodies[k]);
         if (root != UINT32_MAX)
             g->island_size[root]++;
     }
@@ -104,7 +104,7 @@ int island_groups_assign(island_grouping *g, const cairn_world *world, const man
     int current = 0;
     group_sizes[0] = group_weights[0] = 0;
     for (int k = 0; k < count; ++k) {
-        uint32_t root = manifold_island(g->island, &listed[k]);
+        uint32_t root = manifold_island(g->island, &bodies[k]);
         if (root == UINT32_MAX) {
             groups[k] = current;
             group_weights[current]++;

@@ -31,17 +31,25 @@ typedef struct island_grouping {
     int *island_size; /* by island root: its manifolds */
 } island_grouping;
 
-/* The islands of listed[0..count) and the world's joints: static and sleeping bodies join
-   nothing, as their state does not change during the step. */
-void island_groups_join(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
+/* The two bodies of a listed manifold, copied out of its contact as it is listed: the grouping
+   walks the list three times, and the contacts (560 bytes each) are out of cache in a large
+   world. */
+typedef struct manifold_bodies {
+    uint32_t a, b;
+} manifold_bodies;
+
+/* The islands of the manifolds of bodies[0..count) and the world's joints: static and sleeping
+   bodies join nothing, as their state does not change during the step. */
+void island_groups_join(island_grouping *g, const cairn_world *world, const manifold_bodies *bodies,
                         int count);
 /* Each manifold's group (groups[k]), each group's manifolds (group_sizes) and its manifolds
    and joints (group_weights; both with room for island_groups_most): islands taken in the order
    of their first manifold, then of their first joint, a group closed when the next island would
    take its weight over limit. A manifold of no awake body joins the group being filled. Returns
    the number of groups (at least one). */
-int island_groups_assign(island_grouping *g, const cairn_world *world, const manifold_ref *listed,
-                         int count, int limit, int *groups, int *group_sizes, int *group_weights);
+int island_groups_assign(island_grouping *g, const cairn_world *world,
+                         const manifold_bodies *bodies, int count, int limit, int *groups,
+                         int *group_sizes, int *group_weights);
 /* The most groups a step of weight manifolds and joints can have in groups of at most limit. */
 size_t island_groups_most(size_t weight, int limit);
 /* The group of each joint by joint index (joint_group[i]; -1 for a joint without an awake
