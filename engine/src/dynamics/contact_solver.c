@@ -516,12 +516,16 @@ static void store_impulses(manifold *m, const contact_impulses *impulses)
 }
 
 /* The step's last pass, restitution, then its impulses back to the manifolds, to warm-start
-   the next step: batch by batch while the batch is in cache. */
+   the next step: batch by batch while the batch is in cache. The manifolds are asked for before
+   the restitution pass (in a large world they left the cache during the substeps). */
 static void stage_restitution_and_store(void *context, int start, int end, int worker)
 {
     (void)worker;
     solver *s = context;
     int base = s->stage_first - s->batch_base;
+    int last = s->batch_first[s->stage_first + end];
+    for (int k = s->batch_first[s->stage_first + start]; k < last; ++k)
+        prefetch_range(s->plan[k].manifold, sizeof(manifold));
     s->wide->restitution(s->batches, base + start, base + end, &s->pass);
     contact_impulses lanes[CONTACT_WIDE_MAX_LANES];
     for (int b = s->stage_first + start; b < s->stage_first + end; ++b) {
