@@ -122,10 +122,10 @@ static int plan_group(int color, int point_count)
     return color == GRAPH_OVERFLOW ? group : group + point_count - 1;
 }
 
-/* The manifolds to solve, in contact order with their bodies and their plan groups (slots:
+/* The manifolds to solve, in contact order with their bodies (pairs) and their plan groups (slots:
    colour and number of points), and the number per colour; the bodies the step does not move
    but a contact touches are put at rest. */
-static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *bodies, uint16_t *slots,
+static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *pairs, uint16_t *slots,
                           graph_mask *used, int *counts)
 {
     cairn_world *w = s->world;
@@ -146,7 +146,7 @@ static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *bodi
                                          moves(s, c->body_b));
             counts[color]++;
             slots[count] = (uint16_t)plan_group(color, solved->point_count);
-            bodies[count] = (manifold_bodies){c->body_a, c->body_b};
+            pairs[count] = (manifold_bodies){c->body_a, c->body_b};
             listed[count++] = (manifold_ref){c, solved};
         }
     }
@@ -363,6 +363,18 @@ static void stage_prepare(void *context, int start, int end, int worker)
     }
 }
 
+/* The batches of the largest island group. */
+static int most_group_batches(const solver *s)
+{
+    int most = 0;
+    for (int g = 0; g < s->group_count; ++g) {
+        const int *color_first = s->groups[g].batch_color_first;
+        int batches = color_first[GRAPH_BUCKETS] - color_first[0];
+        most = batches > most ? batches : most;
+    }
+    return most;
+}
+
 /* Each manifold of a touching contact with something awake to move will be a solver
    constraint: the colours, the solve order and the batches, and the batches' memory. On the
    calling thread, before the team starts (sharing_pays reads the plan). False when scratch
@@ -387,15 +399,10 @@ static bool plan_step(solver *s)
     s->group_bodies = s->plan_bodies;
     if (!plan_contacts(s, s->plan, total))
         return false;
-    int most_batches = 0, regions = s->group_count > 1 ? world_workers(w) : 1;
-    for (int g = 0; g < s->group_count; ++g) {
-        const int *color_first = s->groups[g].batch_color_first;
-        int batches = color_first[GRAPH_BUCKETS] - color_first[0];
-        most_batches = batches > most_batches ? batches : most_batches;
-    }
+    int regions = s->group_count > 1 ? world_workers(w) : 1;
     /* whole cache lines, so that two workers' regions share none */
-    s->region_bytes = (s->wide->batch_bytes * (size_t)most_batches + 63u) & ~(size_t)63u;
-    /* the kernels' lanes are 32-byte vectors at most; the arena aligns to 16 */
+    s->region_bytes = (s->wide->batch_bytes * (size_t)most_group_batches(s) + 63u) & ~(size_t)63u;
+    /* regions start on a cache line (the kernels need 32 bytes); the arena aligns to 16 */
     size_t bytes = s->region_bytes * (size_t)regions + 64;
     s->batch_memory = arena_push(&w->scratch, bytes, "contact batches");
     return s->batch_memory != NULL;
