@@ -7,19 +7,47 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-/* The pyramid after a few steps on the given workers (a pool when more than one). */
+/* How much of the solve, the narrow phase and the integration the workers' parallel parts
+   account for, the least of the three (the sums over the workers). */
+static float worker_share(const cairn_step_stats *stats)
+{
+    const float *worker_ms[] = {stats->solver_worker_ms, stats->narrowphase_worker_ms,
+                                stats->integrate_worker_ms};
+    const float stage_ms[] = {stats->solver_ms, stats->narrowphase_ms, stats->integrate_ms};
+    float least = INFINITY;
+    for (int s = 0; s < 3; ++s) {
+        float busy = 0.0f;
+        for (int w = 0; w < CAIRN_MAX_WORKERS; ++w)
+            busy += worker_ms[s][w];
+        least = fminf(least, busy / fmaxf(stage_ms[s], 1e-6f));
+    }
+    return least;
+}
+
+/* The pyramid on the given workers (a pool when more than one): of its steps 3 to 8, the one
+   whose stages were most in the workers' parallel parts. A step's times are wall clock, and a
+   busy machine (a parallel build, CI running beside other work) can stop the thread for
+   milliseconds in the serial part of any one step: CI saw 1.58 of 5.83 ms of solve on the
+   worker in one. */
 static cairn_step_stats pyramid_stats(int workers)
 {
     cairn_world *world = thread_pyramid();
     cr_assert_not_null(world);
     cairn_thread_pool *pool;
     cr_assert(thread_bind_pool(world, workers, &pool));
-    for (int n = 0; n < 5; ++n)
+    cairn_step_stats best = {0};
+    float best_share = -1.0f;
+    for (int n = 0; n < 8; ++n) {
         cairn_world_step(world, 1.0f / 60.0f);
-    cairn_step_stats stats = cairn_world_step_stats(world);
+        cairn_step_stats stats = cairn_world_step_stats(world);
+        if (n >= 2 && worker_share(&stats) > best_share) {
+            best_share = worker_share(&stats);
+            best = stats;
+        }
+    }
     cairn_world_destroy(world);
     cairn_thread_pool_destroy(pool);
-    return stats;
+    return best;
 }
 
 typedef struct stage_times {
@@ -71,35 +99,9 @@ static void expect_within_stages(const cairn_step_stats *stats, int workers)
                       (double)stats->integrate_worker_ms[w], (double)stats->solver_worker_ms[w]);
 }
 
-/* The step of the pyramid's first eight on one worker whose solve was most in the worker's
-   parallel stages: a step's times are wall clock, and a busy machine (a parallel build, CI
-   running beside other work) can stop the thread for milliseconds in the serial part of any
-   one step. */
-static cairn_step_stats pyramid_quietest_solve(void)
-{
-    cairn_world *world = thread_pyramid();
-    cr_assert_not_null(world);
-    cairn_thread_pool *pool;
-    cr_assert(thread_bind_pool(world, 1, &pool));
-    cairn_step_stats best = {0};
-    float best_share = -1.0f;
-    for (int n = 0; n < 8; ++n) {
-        cairn_world_step(world, 1.0f / 60.0f);
-        cairn_step_stats stats = cairn_world_step_stats(world);
-        float share = stats.solver_worker_ms[0] / fmaxf(stats.solver_ms, 1e-6f);
-        if (n >= 2 && share > best_share) {
-            best_share = share;
-            best = stats;
-        }
-    }
-    cairn_world_destroy(world);
-    cairn_thread_pool_destroy(pool);
-    return best;
-}
-
 Test(thread_stats, one_worker_spends_the_whole_solve)
 {
-    cairn_step_stats stats = pyramid_quietest_solve();
+    cairn_step_stats stats = pyramid_stats(1);
     float busy = stats.solver_worker_ms[0];
     cr_expect_gt(busy, 0.5f * stats.solver_ms, "%g of %g ms", (double)busy,
                  (double)stats.solver_ms);

@@ -50,7 +50,9 @@ void tasks_parallel_for(const cairn_world_def *def, cairn_task_fn *task, int cou
         busy_ms[w] += (float)((double)atomic_load(&timed.clocks[w].busy_ns) * 1e-6);
 }
 
-int task_gate_range(const task_gate *gate, float default_ms, int count, int shared_range)
+/* The min_range to give tasks_parallel_for: count (the calling thread alone) while the gate's
+   work is below its least, else shared_range. */
+static int task_gate_range(const task_gate *gate, float default_ms, int count, int shared_range)
 {
     float least = gate->least_ms != 0.0f ? gate->least_ms : default_ms;
     return gate->work_ms < least ? count : shared_range;

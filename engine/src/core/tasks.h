@@ -20,14 +20,11 @@ typedef struct task_gate {
                        every step (tests run the parallel loops on small scenes) */
 } task_gate;
 
-/* The min_range to give tasks_parallel_for: count (the calling thread alone) while the gate's
-   work is below its least (default_ms when least_ms is 0), else shared_range. */
-int task_gate_range(const task_gate *gate, float default_ms, int count, int shared_range);
 /* Keeps the run's work: busy_ms of workers workers, as tasks_parallel_for added it. */
 void task_gate_record(task_gate *gate, const float *busy_ms, int workers);
-/* tasks_parallel_for behind a gate: on the calling thread, or in ranges of at least
-   shared_range (task_gate_range); then the gate keeps this run's work, and busy_ms (per worker,
-   may be NULL) has it added. */
+/* tasks_parallel_for behind a gate: on the calling thread while the gate's work is below its
+   least (default_ms when least_ms is 0), else in ranges of at least shared_range; then the gate
+   keeps this run's work, and busy_ms (per worker, may be NULL) has it added. */
 void tasks_parallel_for_gated(const cairn_world_def *def, task_gate *gate, float default_ms,
                               cairn_task_fn *task, int count, int shared_range, void *context,
                               float *busy_ms);

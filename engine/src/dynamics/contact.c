@@ -493,7 +493,7 @@ void contacts_collide(cairn_world *world, float dt)
                                          world->def.solver.pair_cache_angle),
         .tallies = arena_push(&world->scratch, sizeof(narrow_tally) * (size_t)workers, "tallies"),
     };
-    np.marks = arena_push(&world->scratch, (size_t)count + 1, "contacts collided");
+    np.marks = arena_push(&world->scratch, (size_t)count + 1, "contact marks");
     if (np.tallies != NULL && np.marks != NULL) {
         memset(np.tallies, 0, sizeof(narrow_tally) * (size_t)workers);
         tasks_parallel_for_gated(&world->def, &world->narrow_gate, NARROW_SHARED_MS, collide_range,
