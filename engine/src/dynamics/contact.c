@@ -130,9 +130,10 @@ static bool unpark_where(cairn_world *world, bool all)
     int kept = 0, before = world->contacts.count;
     for (int i = 0; i < world->parked.count; ++i) {
         const contact *c = &world->parked.data[i];
-        if (all || !is_parked_pair(world, c))
+        if (all || !is_parked_pair(world, c)) {
             world->contacts.data[world->contacts.count++] = *c;
-        else
+            world->manifold_count += contact_manifold_count(c);
+        } else
             world->parked.data[kept++] = *c;
     }
     world->parked.count = kept;
@@ -273,6 +274,7 @@ static void store_manifolds(contact *c, const manifold *next, int count)
 typedef struct narrow_tally {
     int queries, reused, gjk_iterations, epa_calls, epa_cap_stops, cache_hits;
     int touching, points; /* the step's statistics: every contact counts, collided or not */
+    int manifolds;        /* the same way: the solver's room (world->manifold_count) */
     char padding[64 - 8 * sizeof(int)];
 } narrow_tally;
 
@@ -422,6 +424,7 @@ static bool serial_work(const cairn_world *world, const contact *c)
 static void tally_contact(narrow_tally *tally, const contact *c, int sign)
 {
     tally->touching += sign * c->touching;
+    tally->manifolds += sign * contact_manifold_count(c);
     for (int m = 0; m < contact_manifold_count(c); ++m)
         tally->points += sign * contact_manifold_const(c, m)->point_count;
 }
@@ -500,8 +503,12 @@ void contacts_collide(cairn_world *world, float dt)
                                  count, NARROW_MIN_RANGE, &np, world->stats.narrowphase_worker_ms);
         after_collide(&np);
         int queries = 0;
-        for (int w = 0; w < workers; ++w)
+        world->manifold_count = 0;
+        for (int w = 0; w < workers; ++w) {
             add_tally(&world->stats, &np.tallies[w], &queries);
+            world->manifold_count += np.tallies[w].manifolds;
+        }
+        world->manifolds_counted = true;
         world->stats.gjk_iterations =
             queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
     }

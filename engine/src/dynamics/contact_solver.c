@@ -37,6 +37,9 @@ typedef struct solver {
     /* By body index: in the awake set. The plan reads this rather than each contact's two bodies
        (304 bytes each, out of cache in a large world). */
     uint8_t *awake;
+    /* By body index: a solved contact touches it (the joints read it); marked as the plan lists
+       the contacts. */
+    bool *touching;
     int contact_count;
     float warm;         /* the warm-start factor */
     void *batch_memory; /* as pushed on the scratch arena */
@@ -94,6 +97,16 @@ static size_t manifold_total(const cairn_world *world)
     return total;
 }
 
+/* Room for the step's solver constraints (and one): the narrow phase's count of the contacts'
+   manifolds, or a walk over the contacts when it has none. */
+static size_t plan_room(cairn_world *world)
+{
+    size_t total = world->manifolds_counted ? (size_t)world->manifold_count : manifold_total(world);
+    CAIRN_ASSERT(total == manifold_total(world));
+    world->manifolds_counted = false;
+    return total + 1;
+}
+
 /* Whether a body has mass: an awake one's was loaded with its velocity. */
 static bool has_mass(const solver *s, uint32_t index)
 {
@@ -142,6 +155,7 @@ static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *pair
             manifold *solved = contact_manifold(c, m);
             if (solved->point_count == 0)
                 continue;
+            s->touching[c->body_a] = s->touching[c->body_b] = true;
             int color = graph_color_pick(used, c->body_a, moves(s, c->body_a), c->body_b,
                                          moves(s, c->body_b));
             counts[color]++;
@@ -392,8 +406,8 @@ static bool plan_step(solver *s)
         arena_push(&w->scratch, sizeof(uint32_t) * ((size_t)w->awake.count + 1), "bodies by group");
     s->joint_groups =
         arena_push(&w->scratch, sizeof(int) * ((size_t)w->joints.count + 1), "joint groups");
-    if (!s->plan || !s->awake || !s->batch_first || !s->plan_groups || !s->plan_bodies ||
-        !s->joint_groups)
+    if (!s->plan || !s->awake || !s->touching || !s->batch_first || !s->plan_groups ||
+        !s->plan_bodies || !s->joint_groups)
         return false;
     s->groups = s->plan_groups;
     s->group_bodies = s->plan_bodies;
@@ -632,6 +646,8 @@ static void drop_contacts(solver *s)
 {
     s->contact_count = 0;
     s->batch_count = 0;
+    if (s->touching)
+        memset(s->touching, 0, (size_t)s->world->bodies.count + 1);
     s->all_bodies = (solve_group){0};
     whole_world_group(s, &s->all_bodies);
 }
@@ -700,14 +716,7 @@ static void solve_step(team *t, void *context)
     solver *s = context;
     cairn_world *world = s->world;
     s->team = t;
-    size_t bodies = (size_t)world->bodies.count + 1;
-    bool *touching = arena_push(&world->scratch, bodies, "bodies touching");
-    if (touching) {
-        memset(touching, 0, bodies);
-        for (int i = 0; i < s->contact_count; ++i)
-            touching[s->plan[i].contact->body_a] = touching[s->plan[i].contact->body_b] = true;
-    }
-    joints_begin(&s->joints, world, t, s->velocities, s->h, touching, s->joint_groups,
+    joints_begin(&s->joints, world, t, s->velocities, s->h, s->touching, s->joint_groups,
                  s->group_count);
     if (s->by_group)
         team_stage_run_blocks(t, TEAM_CONSTRAINTS, stage_solve_groups, s, s->group_count, 1);
@@ -715,8 +724,6 @@ static void solve_step(team *t, void *context)
         for (int g = 0; g < s->group_count; ++g)
             solve_group_alone(s, g, 0);
     joints_end(&s->joints);
-    if (touching)
-        arena_pop(&world->scratch, touching);
 }
 
 /* What every contact pass reads. */
@@ -750,7 +757,7 @@ void solver_step(cairn_world *world, float dt)
     s.h = dt / (float)settings->substeps;
     world->last_substep = s.h;
     size_t bodies = (size_t)world->bodies.count + 1;
-    s.plan_room = manifold_total(world) + 1;
+    s.plan_room = plan_room(world);
     s.plan = arena_push(&world->scratch, sizeof *s.plan * s.plan_room, "plan");
     s.velocities = arena_push(&world->scratch, sizeof(body_velocity) * bodies, "body velocities");
     velocities_load(world, s.velocities);
@@ -759,6 +766,9 @@ void solver_step(cairn_world *world, float dt)
     s.awake = arena_push(&world->scratch, bodies, "bodies awake");
     if (s.awake)
         memset(s.awake, 0, bodies);
+    s.touching = arena_push(&world->scratch, bodies, "bodies touching");
+    if (s.touching)
+        memset(s.touching, 0, bodies);
     for (int k = 0; k < world->awake.count; ++k) {
         s.moved[world->awake.data[k]] = (body_motion){v4_splat(0.0f), v4_splat(0.0f)};
         if (s.awake)
@@ -783,6 +793,8 @@ void solver_step(cairn_world *world, float dt)
         if (pushed[i])
             arena_pop(&world->scratch, pushed[i]);
     velocities_store(world, s.velocities);
+    if (s.touching)
+        arena_pop(&world->scratch, s.touching);
     if (s.awake)
         arena_pop(&world->scratch, s.awake);
     arena_pop(&world->scratch, s.moved);

@@ -38,8 +38,13 @@ struct cairn_world {
     ARRAY(uint32_t) awake;  /* indices of the bodies the step moves (awake_set.c) */
     bool park_pending;      /* a body fell asleep: park its contacts at the island pass */
     bool unpark_pending;    /* a body woke: bring its parked contacts back */
-    arena scratch;          /* per-step memory, empty between steps */
-    event_arrays events;    /* cleared when a step starts */
+    /* The contacts' manifolds, as the narrow phase counted them (with the contacts it unparked),
+       for the solver's room: its own count would be a walk over every contact, out of cache in
+       a large world. Valid from the narrow phase to the solver only. */
+    bool manifolds_counted;
+    int manifold_count;
+    arena scratch;       /* per-step memory, empty between steps */
+    event_arrays events; /* cleared when a step starts */
     cairn_step_stats stats;
     float last_substep; /* s: the last step's substep, the time its stored impulses acted over */
     int sensor_bodies;  /* live sensor bodies: without any, no contact is a sensor pair */
