@@ -193,3 +193,34 @@ Test(sleeping, a_moving_kinematic_body_wakes_the_sleeper_it_touches_in_the_same_
                  "the box did not move with the platform in the step that woke it");
     cairn_world_destroy(world);
 }
+
+Test(sleeping, a_box_set_down_beside_a_stack_put_to_sleep_wakes_all_of_it_in_that_step)
+{
+    /* A stack put to sleep through the API keeps its contacts in the step's array until the next
+       island pass parks them, so the narrow phase skips them (both bodies asleep). A box created
+       touching the bottom box wakes the stack in the narrow phase's serial pass, which then
+       collides the stack's later contacts itself: the solver must find them all, and room for
+       their manifolds (Sanitize builds check its count against a walk over the contacts). */
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id stack[4];
+    for (int i = 0; i < 4; ++i)
+        stack[i] = add_box(world, v3(0, 0.5f + (float)i, 0));
+    for (int n = 0; n < 10; ++n) /* settled, not yet asleep by itself */
+        cairn_world_step(world, SCENE_DT);
+    cr_assert_eq(cairn_world_step_stats(world).awake_bodies, 4);
+    float top_y = scene_position(world, stack[3]).y;
+    for (int i = 0; i < 4; ++i)
+        cr_assert(cairn_body_set_awake(world, stack[i], false));
+    cairn_body_id beside = add_box(world, v3(1.0f, 0.5f, 0));
+    cairn_world_step(world, SCENE_DT);
+    for (int i = 0; i < 4; ++i)
+        cr_expect(cairn_body_is_awake(world, stack[i]), "box %d of the stack still sleeps", i);
+    cr_expect_eq(cairn_world_step_stats(world).contacts, 6, "%d touching contacts, not 6",
+                 cairn_world_step_stats(world).contacts);
+    for (int n = 0; n < 60; ++n)
+        cairn_world_step(world, SCENE_DT);
+    cr_expect_float_eq(scene_position(world, stack[3]).y, top_y, 0.01f);
+    cr_expect_float_eq(scene_position(world, beside).y, 0.5f, 0.01f);
+    cairn_world_destroy(world);
+}
