@@ -275,8 +275,9 @@ typedef struct narrow_tally {
     int queries, reused, gjk_iterations, epa_calls, epa_cap_stops, cache_hits;
     int touching, points; /* the step's statistics: every contact counts, collided or not */
     int manifolds;        /* the same way: the solver's room (world->manifold_count) */
-    char padding[64 - 8 * sizeof(int)];
+    char padding[64 - 9 * sizeof(int)];
 } narrow_tally;
+_Static_assert(sizeof(narrow_tally) == 64, "a tally fills one cache line");
 
 /* The contact's triangle caches, allocated on first need (NULL without memory: the pair runs
    uncached, as with simplex caching off). */
