@@ -126,10 +126,10 @@ void cairn_world_step(cairn_world *world, float dt)
     /* a joint came or went between two bodies it keeps apart: their pair is decided again */
     if (world->refilter_pending)
         world->refilter_pending = !contacts_refilter(world);
-    contacts_collide(world, dt);
+    int manifolds = contacts_collide(world, dt);
     world->stats.narrowphase_ms = (float)timer_ms_since(stage);
     stage = timer_ticks();
-    solver_step(world, dt);
+    solver_step(world, dt, manifolds);
     joints_break(world);
     bodies_leave_world(world);
     bodies_clear_forces(world);

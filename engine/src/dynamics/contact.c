@@ -118,8 +118,9 @@ void contacts_park(cairn_world *world)
     world->contacts.count = kept;
 }
 
-/* Moves the parked contacts that `wanted` selects back into the sorted array. */
-static bool unpark_where(cairn_world *world, bool all)
+/* Moves the parked contacts that `wanted` selects back into the sorted array, and adds their
+   manifolds to *manifolds (when not NULL). */
+static bool unpark_where(cairn_world *world, bool all, int *manifolds)
 {
     int moving = 0;
     for (int i = 0; i < world->parked.count; ++i)
@@ -132,7 +133,8 @@ static bool unpark_where(cairn_world *world, bool all)
         const contact *c = &world->parked.data[i];
         if (all || !is_parked_pair(world, c)) {
             world->contacts.data[world->contacts.count++] = *c;
-            world->manifold_count += contact_manifold_count(c);
+            if (manifolds)
+                *manifolds += contact_manifold_count(c);
         } else
             world->parked.data[kept++] = *c;
     }
@@ -141,18 +143,24 @@ static bool unpark_where(cairn_world *world, bool all)
     return true;
 }
 
-bool contacts_unpark(cairn_world *world)
+/* The contacts of bodies woken since the last unparking, back in the array. */
+static bool unpark_woken(cairn_world *world, int *manifolds)
 {
     if (!world->unpark_pending)
         return true;
     world->unpark_pending = false;
-    return unpark_where(world, false);
+    return unpark_where(world, false, manifolds);
+}
+
+bool contacts_unpark(cairn_world *world)
+{
+    return unpark_woken(world, NULL);
 }
 
 bool contacts_unpark_all(cairn_world *world)
 {
     world->park_pending = true; /* what still sleeps is parked again at the next island pass */
-    return unpark_where(world, true);
+    return unpark_where(world, true, NULL);
 }
 
 /* The contact's own blocks: extra manifolds, triangle caches (mem_free takes NULL). */
@@ -274,7 +282,7 @@ static void store_manifolds(contact *c, const manifold *next, int count)
 typedef struct narrow_tally {
     int queries, reused, gjk_iterations, epa_calls, epa_cap_stops, cache_hits;
     int touching, points; /* the step's statistics: every contact counts, collided or not */
-    int manifolds;        /* the same way: the solver's room (world->manifold_count) */
+    int manifolds;        /* the same way: the solver's room (contacts_collide) */
     char padding[64 - 9 * sizeof(int)];
 } narrow_tally;
 _Static_assert(sizeof(narrow_tally) == 64, "a tally fills one cache line");
@@ -487,8 +495,9 @@ static void after_collide(narrow_phase *np)
     }
 }
 
-void contacts_collide(cairn_world *world, float dt)
+int contacts_collide(cairn_world *world, float dt)
 {
+    int manifolds = -1;
     int workers = world->def.worker_count, count = world->contacts.count;
     narrow_phase np = {
         .world = world,
@@ -504,12 +513,11 @@ void contacts_collide(cairn_world *world, float dt)
                                  count, NARROW_MIN_RANGE, &np, world->stats.narrowphase_worker_ms);
         after_collide(&np);
         int queries = 0;
-        world->manifold_count = 0;
+        manifolds = 0;
         for (int w = 0; w < workers; ++w) {
             add_tally(&world->stats, &np.tallies[w], &queries);
-            world->manifold_count += np.tallies[w].manifolds;
+            manifolds += np.tallies[w].manifolds;
         }
-        world->manifolds_counted = true;
         world->stats.gjk_iterations =
             queries > 0 ? world->stats.gjk_iterations / (float)queries : 0.0f;
     }
@@ -519,5 +527,6 @@ void contacts_collide(cairn_world *world, float dt)
         arena_pop(&world->scratch, np.tallies);
     /* Bodies woken by a touch bring their parked contacts (with valid manifolds: nothing moved
        while they slept) into this step's solve. */
-    contacts_unpark(world);
+    unpark_woken(world, manifolds >= 0 ? &manifolds : NULL);
+    return manifolds;
 }

@@ -17,19 +17,35 @@ static void move_run(contact *data, int to, int from, int n)
         memmove(data + to, data + from, (size_t)n * sizeof *data);
 }
 
-/* The first of data[0, end) that comes after key (the sorted runs keep an old contact before an
-   added one of the same pair). */
-static int first_after(const contact *data, int end, const contact *key)
+/* The first of the sorted data[low, high) whose pair comes at or after (a, b) (past 0), or after
+   it (past 1). */
+static int first_from(const contact *data, int low, int high, uint32_t a, uint32_t b, int past)
 {
-    int low = 0, high = end;
     while (low < high) {
         int middle = low + (high - low) / 2;
-        if (contact_compare(&data[middle], key) <= 0)
+        if (body_pair_order(data[middle].body_a, data[middle].body_b, a, b) < past)
             low = middle + 1;
         else
             high = middle;
     }
     return low;
+}
+
+/* The first of data[0, end) that comes after key (the sorted runs keep an old contact before an
+   added one of the same pair). */
+static int first_after(const contact *data, int end, const contact *key)
+{
+    return first_from(data, 0, end, key->body_a, key->body_b, 1);
+}
+
+/* data[0, count) in pair order: already so, as a rule (checked first), else sorted. */
+static void sort_contacts(contact *data, int count)
+{
+    bool sorted = true;
+    for (int i = 1; i < count && sorted; ++i)
+        sorted = contact_compare(&data[i - 1], &data[i]) <= 0;
+    if (!sorted)
+        qsort(data, (size_t)count, sizeof *data, contact_compare);
 }
 
 void contacts_merge_sorted_tail(contact_array *contacts, int sorted_count)
@@ -39,11 +55,7 @@ void contacts_merge_sorted_tail(contact_array *contacts, int sorted_count)
     if (tail == 0)
         return;
     CAIRN_ASSERT(contacts->capacity >= count + tail);
-    bool tail_sorted = true;
-    for (int i = sorted_count + 1; i < count && tail_sorted; ++i)
-        tail_sorted = contact_compare(&data[i - 1], &data[i]) <= 0;
-    if (!tail_sorted)
-        qsort(data + sorted_count, (size_t)tail, sizeof(contact), contact_compare);
+    sort_contacts(data + sorted_count, tail);
     if (sorted_count == 0 || contact_compare(&data[sorted_count - 1], &data[sorted_count]) <= 0)
         return; /* already in order */
     /* The tail goes past the end; then, from the back, each tail contact goes in after the run
@@ -83,21 +95,6 @@ static void remove_parked_pairs(cairn_world *world, const broadphase_pair *remov
     world->parked.count = kept;
 }
 
-/* The first contact at or after the pair (a, b) among the sorted contacts [low, count). */
-static int first_at_or_after(const contact_array *contacts, int low, uint32_t a, uint32_t b)
-{
-    int high = contacts->count;
-    while (low < high) {
-        int middle = low + (high - low) / 2;
-        const contact *c = &contacts->data[middle];
-        if (body_pair_order(c->body_a, c->body_b, a, b) < 0)
-            low = middle + 1;
-        else
-            high = middle;
-    }
-    return low;
-}
-
 /* The contacts [start, start + count) of the array, to move by shift once the changes are made. */
 typedef struct contact_run {
     int start, count, shift;
@@ -111,7 +108,7 @@ static int find_removed(cairn_world *world, const broadphase_pair *removed, int 
     contact_array *contacts = &world->contacts;
     int found = 0;
     for (int k = 0, next = 0; k < count; ++k) {
-        int at = first_at_or_after(contacts, next, removed[k].a, removed[k].b);
+        int at = first_from(contacts->data, next, contacts->count, removed[k].a, removed[k].b, 0);
         if (at == contacts->count)
             break; /* no later pair has a contact either */
         contact *c = &contacts->data[at];
@@ -197,11 +194,7 @@ bool contacts_update_pairs(cairn_world *world)
     for (int i = 0; i < added_count; ++i)
         if (contact_wanted(world, added[i].a, added[i].b))
             staged[made++] = contact_make(world, added[i].a, added[i].b);
-    bool sorted = true; /* added pairs come sorted; kept so should that change */
-    for (int k = 1; k < made && sorted; ++k)
-        sorted = contact_compare(&staged[k - 1], &staged[k]) <= 0;
-    if (!sorted)
-        qsort(staged, (size_t)made, sizeof *staged, contact_compare);
+    sort_contacts(staged, made); /* added pairs come sorted; kept so should that change */
     for (int k = 0; k < made; ++k)
         insert_at[k] = first_after(contacts->data, n, &staged[k]);
     apply_changes(contacts->data, n, removed_at, gone, insert_at, staged, made, runs);

@@ -98,12 +98,11 @@ static size_t manifold_total(const cairn_world *world)
 }
 
 /* Room for the step's solver constraints (and one): the narrow phase's count of the contacts'
-   manifolds, or a walk over the contacts when it has none. */
-static size_t plan_room(cairn_world *world)
+   manifolds, or a walk over the contacts when it has none (manifolds < 0). */
+static size_t plan_room(const cairn_world *world, int manifolds)
 {
-    size_t total = world->manifolds_counted ? (size_t)world->manifold_count : manifold_total(world);
+    size_t total = manifolds >= 0 ? (size_t)manifolds : manifold_total(world);
     CAIRN_ASSERT(total == manifold_total(world));
-    world->manifolds_counted = false;
     return total + 1;
 }
 
@@ -747,7 +746,7 @@ static contact_pass make_pass(const solver *s, float h)
     };
 }
 
-void solver_step(cairn_world *world, float dt)
+void solver_step(cairn_world *world, float dt, int manifolds)
 {
     const cairn_solver_settings *settings = &world->def.solver;
     solver s = {.world = world, .wide = contact_wide_select(world->solver_lanes)};
@@ -757,7 +756,7 @@ void solver_step(cairn_world *world, float dt)
     s.h = dt / (float)settings->substeps;
     world->last_substep = s.h;
     size_t bodies = (size_t)world->bodies.count + 1;
-    s.plan_room = plan_room(world);
+    s.plan_room = plan_room(world, manifolds);
     s.plan = arena_push(&world->scratch, sizeof *s.plan * s.plan_room, "plan");
     s.velocities = arena_push(&world->scratch, sizeof(body_velocity) * bodies, "body velocities");
     velocities_load(world, s.velocities);

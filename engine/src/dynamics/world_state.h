@@ -38,13 +38,8 @@ struct cairn_world {
     ARRAY(uint32_t) awake;  /* indices of the bodies the step moves (awake_set.c) */
     bool park_pending;      /* a body fell asleep: park its contacts at the island pass */
     bool unpark_pending;    /* a body woke: bring its parked contacts back */
-    /* The contacts' manifolds, as the narrow phase counted them (with the contacts it unparked),
-       for the solver's room: its own count would be a walk over every contact, out of cache in
-       a large world. Valid from the narrow phase to the solver only. */
-    bool manifolds_counted;
-    int manifold_count;
-    arena scratch;       /* per-step memory, empty between steps */
-    event_arrays events; /* cleared when a step starts */
+    arena scratch;          /* per-step memory, empty between steps */
+    event_arrays events;    /* cleared when a step starts */
     cairn_step_stats stats;
     float last_substep; /* s: the last step's substep, the time its stored impulses acted over */
     int sensor_bodies;  /* live sensor bodies: without any, no contact is a sensor pair */
@@ -96,7 +91,9 @@ void contacts_merge_sorted_tail(contact_array *contacts, int sorted_count);
    bodies are never awake). */
 bool awake_set_reserve(cairn_world *world, int bodies);
 void body_set_awake(cairn_world *world, uint32_t index, bool awake);
-void contacts_collide(cairn_world *world, float dt);
+/* The narrow phase; returns the contacts' manifolds after it (the solver's room), or -1 when it
+   could not count them. */
+int contacts_collide(cairn_world *world, float dt);
 /* Event recording (events.c). */
 void events_clear(cairn_world *world);
 void events_free(cairn_world *world);
@@ -167,8 +164,10 @@ void characters_orphan(cairn_world *world);
    (world_bounds.c). */
 void bodies_leave_world(cairn_world *world);
 
-/* Sequential impulses over the touching contacts; integrates velocities and positions. */
-void solver_step(cairn_world *world, float dt);
+/* Sequential impulses over the touching contacts; integrates velocities and positions.
+   manifolds: the contacts' manifolds as contacts_collide counted them (-1: not counted, the
+   solver walks the contacts; counting is cheaper, as a large world's are out of cache). */
+void solver_step(cairn_world *world, float dt, int manifolds);
 /* Sleep: islands of touching dynamic bodies that stayed slow long enough. */
 void islands_update(cairn_world *world, float dt);
 /* Wakes a body and every sleeping body touching it, transitively (disabled bodies never wake). */
