@@ -134,6 +134,22 @@ static int plan_group(int color, int point_count)
     return color == GRAPH_OVERFLOW ? group : group + point_count - 1;
 }
 
+/* How far ahead the plan's listing asks for a contact's header and first manifold: the walk is
+   out of cache on a large world (the narrow phase last touched the contacts, half of them on the
+   other core), and the 560-byte stride defeats the hardware's prefetch. Measured on the settled
+   10,000-shape pile: the listing's samples fell by a third at 8 ahead, no further at 16 or 32. */
+enum { LIST_PREFETCH = 8 };
+
+static void prefetch_listing(const contact_array *contacts, int i)
+{
+    if (i >= contacts->count)
+        return;
+    const contact *ahead = &contacts->data[i];
+    __builtin_prefetch(ahead);
+    __builtin_prefetch(&ahead->extra);
+    __builtin_prefetch(&ahead->manifold.point_count);
+}
+
 /* The manifolds to solve, in contact order with their bodies (pairs) and their plan groups (slots:
    colour and number of points), and the number per colour; the bodies the step does not move
    but a contact touches are put at rest. */
@@ -144,6 +160,7 @@ static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *pair
     int count = 0;
     for (int i = 0; i < w->contacts.count; ++i) {
         contact *c = &w->contacts.data[i];
+        prefetch_listing(&w->contacts, i + LIST_PREFETCH);
         if (!is_solved(s, c))
             continue;
         if (!s->awake[c->body_a])
