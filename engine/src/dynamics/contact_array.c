@@ -17,13 +17,14 @@ static void move_run(contact *data, int to, int from, int n)
         memmove(data + to, data + from, (size_t)n * sizeof *data);
 }
 
-/* The first of the sorted data[low, high) whose pair comes at or after (a, b) (past 0), or after
-   it (past 1). */
-static int first_from(const contact *data, int low, int high, uint32_t a, uint32_t b, int past)
+/* The first of the sorted data[low, high) whose pair comes at or after (a, b), or strictly after
+   it when `after`. */
+static int first_from(const contact *data, int low, int high, uint32_t a, uint32_t b, bool after)
 {
     while (low < high) {
         int middle = low + (high - low) / 2;
-        if (body_pair_order(data[middle].body_a, data[middle].body_b, a, b) < past)
+        int order = body_pair_order(data[middle].body_a, data[middle].body_b, a, b);
+        if (order < 0 || (after && order == 0))
             low = middle + 1;
         else
             high = middle;
@@ -35,7 +36,7 @@ static int first_from(const contact *data, int low, int high, uint32_t a, uint32
    added one of the same pair). */
 static int first_after(const contact *data, int end, const contact *key)
 {
-    return first_from(data, 0, end, key->body_a, key->body_b, 1);
+    return first_from(data, 0, end, key->body_a, key->body_b, true);
 }
 
 /* data[0, count) in pair order: already so, as a rule (checked first), else sorted. */
@@ -108,7 +109,8 @@ static int find_removed(cairn_world *world, const broadphase_pair *removed, int 
     contact_array *contacts = &world->contacts;
     int found = 0;
     for (int k = 0, next = 0; k < count; ++k) {
-        int at = first_from(contacts->data, next, contacts->count, removed[k].a, removed[k].b, 0);
+        int at =
+            first_from(contacts->data, next, contacts->count, removed[k].a, removed[k].b, false);
         if (at == contacts->count)
             break; /* no later pair has a contact either */
         contact *c = &contacts->data[at];
