@@ -137,11 +137,10 @@ static vec3s vec3_of(float x, float y, float z)
     return (vec3s){{x, y, z}};
 }
 
-/* A world of boxes on a static ground, on `workers` workers: a stack of `high` boxes in each of
-   the `wide` x `wide` places, 1.5 m apart. Its stats after 20 steps. */
-static cairn_step_stats boxes_stats(int workers, int wide, int high)
+/* A world of boxes on a static ground, made from def, on `workers` workers: a stack of `high`
+   boxes in each of the `wide` x `wide` places, 1.5 m apart. Its stats after 20 steps. */
+static cairn_step_stats boxes_stats_with(cairn_world_def def, int workers, int wide, int high)
 {
-    cairn_world_def def = cairn_world_default_def();
     cairn_world *world = cairn_world_create(&def);
     cr_assert_not_null(world);
     cairn_shape *ground = cairn_shape_box(vec3_of(40, 1, 40), 0.05f);
@@ -172,6 +171,11 @@ static cairn_step_stats boxes_stats(int workers, int wide, int high)
     cairn_shape_release(ground);
     cairn_shape_release(box);
     return stats;
+}
+
+static cairn_step_stats boxes_stats(int workers, int wide, int high)
+{
+    return boxes_stats_with(cairn_world_default_def(), workers, wide, high);
 }
 
 static int solver_workers_of(int workers, int wide, int high)
@@ -224,4 +228,51 @@ Test(thread_stats, the_narrow_phase_is_shared_only_when_it_is_large)
                  (double)bounds_shared);
     cairn_world_destroy(world);
     cairn_thread_pool_destroy(pool);
+}
+
+/* The soft step's stages, from its settings: the constraints' setup; in each substep a pass over
+   the bodies' velocities, then the warm start, the velocity passes and the relax passes (at
+   least one) over each colour in turn, then a pass moving the bodies; last, restitution over
+   each colour. */
+static int soft_step_stages(const cairn_solver_settings *settings, int colors)
+{
+    int substeps = settings->substeps;
+    int velocity = (settings->velocity_iterations + substeps - 1) / substeps;
+    int relax = (settings->position_iterations + substeps - 1) / substeps;
+    int per_color = 1 + velocity + (relax > 0 ? relax : 1);
+    return 1 + substeps * (2 + colors * per_color) + colors;
+}
+
+/* A stack of `high` boxes takes `high` colours (each contact the colour after the one below),
+   whatever the number of stacks beside it; the stage count follows the colours and the settings.
+   Two sets of settings, so that a count that ignores them fails. */
+Test(thread_stats, the_solver_stages_are_its_passes_over_each_colour)
+{
+    cairn_world_def fewer = cairn_world_default_def();
+    fewer.solver.substeps = 2;
+    fewer.solver.velocity_iterations = 6;
+    fewer.solver.position_iterations = 0;
+    const cairn_world_def defs[] = {cairn_world_default_def(), fewer};
+    for (int d = 0; d < 2; ++d)
+        for (int high = 1; high <= 6; high += 5) {
+            cairn_step_stats stats = boxes_stats_with(defs[d], 1, 3, high);
+            cr_expect_eq(stats.colors, high, "settings %d, stacks of %d", d, high);
+            cr_expect_eq(stats.solver_stages, soft_step_stages(&defs[d].solver, high),
+                         "settings %d, stacks of %d", d, high);
+            cr_expect_eq(stats.solver_shared_stages, 0, "one worker shares nothing");
+        }
+}
+
+/* Shared stages are those the workers waited on: none when the solve stays on one worker (a
+   tall stack on two), some but never more than all when it is shared (a wide layer). */
+Test(thread_stats, the_shared_stages_are_those_the_workers_shared)
+{
+    cairn_step_stats tall = boxes_stats(2, 1, 16);
+    cr_expect_eq(tall.solver_workers, 1);
+    cr_expect_eq(tall.solver_shared_stages, 0);
+    cr_expect_gt(tall.solver_stages, 16);
+    cairn_step_stats wide = boxes_stats(2, 20, 1);
+    cr_expect_eq(wide.solver_workers, 2);
+    cr_expect_gt(wide.solver_shared_stages, 0);
+    cr_expect_leq(wide.solver_shared_stages, wide.solver_stages);
 }

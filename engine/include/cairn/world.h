@@ -244,6 +244,15 @@ typedef struct cairn_step_stats {
     /* Whether the workers took whole island groups, each solving its groups alone (at least two
        groups per worker, none over a worker's share), instead of sharing each colour. */
     bool island_groups_shared;
+    /* The solver's stages, one after another: a pass over one colour's constraints, or over the
+       bodies (their velocities, their positions). A tall pile's contacts take many colours, so
+       it has many stages (the 1,240-box pyramid: about 1,900 a step). */
+    int solver_stages;
+    /* Of those, the stages the workers shared, each ending with them waiting for one another
+       (0 on one worker, or when the solve stays on one; 1 when they took whole island groups):
+       on two cores, each such wait costs at least one cache line's trip between them
+       (bench/bench_handoff). */
+    int solver_shared_stages;
 } cairn_step_stats;
 /* Statistics of the last step (all zero before the first). */
 CAIRN_API cairn_step_stats cairn_world_step_stats(const cairn_world *world);

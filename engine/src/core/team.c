@@ -99,10 +99,12 @@ void team_stage_run(team *t, team_clock_id clock, team_stage_fn *run, void *cont
     /* One worker, or too little work to share: the coordinator does it all, with no stage to
        publish and no cache lines to hand between cores. */
     if (t->workers == 1 && clock == TEAM_CONSTRAINTS) {
+        t->stage_count++;
         run(context, 0, items, 0); /* team_run times the whole program: no clock per stage */
         return;
     }
     if (t->workers == 1 || items <= min_block) {
+        t->stage_count++;
         run_on_coordinator(t, clock, run, context, items);
         return;
     }
@@ -123,6 +125,7 @@ void team_stage_run_blocks(team *t, team_clock_id clock, team_stage_fn *run, voi
 {
     if (items <= 0)
         return;
+    t->stage_count++;
     if (t->workers == 1) {
         run_on_coordinator(t, clock, run, context, items);
         return;
@@ -173,9 +176,14 @@ static float clock_ms(const team_clock *clock, team_clock_id id)
     return (float)((double)clock->busy_ns[id] * 1e-6);
 }
 
-/* With one worker, the solver's time is the whole program's (the code between stages too). */
+/* The stage counts, and the workers' times. With one worker, the solver's time is the whole
+   program's (the code between stages too). */
 static void add_times(const team *t, team_times times, float program_ms)
 {
+    if (times.stages)
+        *times.stages = t->stage_count;
+    if (times.shared_stages)
+        *times.shared_stages = (int)t->sequence;
     for (int w = 0; w < t->workers; ++w) {
         const team_clock *clock = &t->clocks[w];
         if (times.solver_ms)

@@ -45,9 +45,12 @@ typedef struct team_clock {
 } team_clock;
 
 /* Where team_run adds each worker's times, ms (either may be NULL): all of its stages (with one
-   worker, the whole program's time), and its integration stages alone. */
+   worker, the whole program's time), and its integration stages alone; and where it stores the
+   program's stage counts (either may be NULL): all its stages, and those shared among the
+   workers, each of which ends with them waiting for one another. */
 typedef struct team_times {
     float *solver_ms, *integration_ms;
+    int *stages, *shared_stages;
 } team_times;
 
 typedef struct team {
@@ -57,7 +60,8 @@ typedef struct team {
     _Atomic uint32_t current; /* the sequence number of the stage last published */
     atomic_int done;          /* blocks of the current stage finished */
     team_stage stages[2];     /* by sequence parity: a slow worker may still read the last one */
-    uint32_t sequence;        /* the coordinator's */
+    uint32_t sequence;        /* the coordinator's: the stages shared so far */
+    int stage_count;          /* the coordinator's: the stages run so far, shared or not */
 } team;
 
 /* The code the coordinator runs; it calls team_stage_run for each parallel stage. */

@@ -794,7 +794,8 @@ void solver_step(cairn_world *world, float dt, int manifolds)
     s.pass = make_pass(&s, s.h);
     if (!plan_step(&s))
         drop_contacts(&s);
-    team_times times = {world->stats.solver_worker_ms, world->stats.integrate_worker_ms};
+    team_times times = {world->stats.solver_worker_ms, world->stats.integrate_worker_ms,
+                        &world->stats.solver_stages, &world->stats.solver_shared_stages};
     float worker_integrate_ms[CAIRN_MAX_WORKERS] = {0};
     s.worker_integrate_ms = worker_integrate_ms;
     s.by_group = groups_shared(&s);
