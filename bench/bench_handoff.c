@@ -4,14 +4,14 @@
 
    1. A cache line's trip between two threads on two CPUs (a ping-pong of one atomic word): the
       least any handoff costs, as the second core must see what the first one wrote.
-   2. An empty stage of the solver's team (core/team.h) on two workers: what one colour's
-      publish, claims and wait cost with no work in it.
+   2. A short stage of the solver's team (core/team.h) on two workers, a block of 1 µs each:
+      what one colour's publish, claims and wait cost beyond the work.
    3. The pyramid on one worker: its step, its solve and its solver stages (cairn_step_stats).
       The order-keeping colours give it about 127 colours, each passed over 17 times a step.
 
    The bound: sharing each stage between two workers, a step takes at least half of one
    worker's whole step (every part perfectly halved, which is generous) plus, for each stage,
-   one wait: at least one cache line's trip (the floor), or the team's measured empty stage.
+   one wait: at least one cache line's trip (the floor), or the team's measured overhead.
    Usage: bench_handoff [pyramid steps]. */
 #define _GNU_SOURCE /* pthread_setaffinity_np: the two threads on two different CPUs */
 #include "bench_scenes.h"
@@ -31,8 +31,9 @@ enum {
     DEFAULT_STEPS = 200,
     REPEATS = 7,          /* each measurement's runs; the median is printed */
     ROUND_TRIPS = 200000, /* ping-pongs per run */
-    EMPTY_STAGES = 20000, /* stages per run */
-    SETTLE_STEPS = 60,    /* the pyramid's first steps, not measured (its colours grow) */
+    STAGES_PER_RUN = 20000,
+    BLOCK_NS = 1000,   /* the work of a block of a stage */
+    SETTLE_STEPS = 60, /* the pyramid's first steps, not measured (its colours grow) */
     TWO_WORKERS = 2,
 };
 
@@ -91,27 +92,34 @@ static double one_way_ns(bool *pinned)
     return elapsed / ROUND_TRIPS / 2.0;
 }
 
-static void nothing(void *context, int start, int end, int worker)
+/* Each block of a stage works for BLOCK_NS: long enough that each worker takes its own block
+   (an empty block would be taken by whichever worker came first, and the stage would then cost
+   no handoff at all), short like a colour of the pyramid. */
+static void work_a_while(void *context, int start, int end, int worker)
 {
     (void)context, (void)start, (void)end, (void)worker;
+    double until = bench_now_ns() + BLOCK_NS;
+    while (bench_now_ns() < until)
+        ;
 }
 
-/* The team's program: empty stages of one block per worker (each claims its own share). */
-static void empty_stages(team *t, void *context)
+/* The team's program: stages of one block per worker (each claims its own share first). */
+static void short_stages(team *t, void *context)
 {
     (void)context;
-    for (int i = 0; i < EMPTY_STAGES; ++i)
-        team_stage_run_blocks(t, TEAM_CONSTRAINTS, nothing, NULL, t->workers, 1);
+    for (int i = 0; i < STAGES_PER_RUN; ++i)
+        team_stage_run_blocks(t, TEAM_CONSTRAINTS, work_a_while, NULL, t->workers, 1);
 }
 
-/* Nanoseconds of one empty stage on the pool's workers. */
-static double empty_stage_ns(cairn_thread_pool *pool)
+/* Nanoseconds a stage of the team on the pool's workers takes beyond its blocks' work: the
+   publishing, the claims and the wait for the last block. */
+static double stage_overhead_ns(cairn_thread_pool *pool)
 {
     cairn_world_def def = cairn_world_default_def();
     cairn_thread_pool_bind(pool, &def);
     double start = bench_now_ns();
-    team_run(&def, true, empty_stages, NULL, (team_times){0});
-    return (bench_now_ns() - start) / EMPTY_STAGES;
+    team_run(&def, true, short_stages, NULL, (team_times){0});
+    return (bench_now_ns() - start) / STAGES_PER_RUN - BLOCK_NS;
 }
 
 typedef struct pyramid_figures {
@@ -180,13 +188,14 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int r = 0; r < REPEATS; ++r)
-        stage[r] = empty_stage_ns(pool);
+        stage[r] = stage_overhead_ns(pool);
     cairn_thread_pool_destroy(pool);
     double trip_ns = bench_median(trip, REPEATS), stage_ns = bench_median(stage, REPEATS);
     printf("bench_handoff: medians of %d runs\n", REPEATS);
     printf("  a cache line from one CPU to the other: %.0f ns (threads %s)\n", trip_ns,
            pinned ? "pinned to CPUs 0 and 1" : "NOT pinned: the figure may be meaningless");
-    printf("  an empty solver stage on 2 workers: %.0f ns\n", stage_ns);
+    printf("  a solver stage on 2 workers, beyond its work (a block of %d ns each): %.0f ns\n",
+           BLOCK_NS, stage_ns);
 
     pyramid_figures one = pyramid_on_one_worker(steps);
     printf("pyramid (1,240 boxes), one worker, %d steps after %d: step %.3f ms, solver %.3f ms, "
@@ -197,7 +206,7 @@ int main(int argc, char **argv)
            "stage):\n");
     printf("    a cache line's trip per stage: %.3f ms, %.2fx one worker\n",
            0.5 * one.step_ms + one.stages * trip_ns * 1e-6, speed_up_bound(&one, trip_ns));
-    printf("    the team's empty stage per stage: %.3f ms, %.2fx one worker\n",
+    printf("    the team's stage overhead per stage: %.3f ms, %.2fx one worker\n",
            0.5 * one.step_ms + one.stages * stage_ns * 1e-6, speed_up_bound(&one, stage_ns));
     /* The stages a step may have for the goal at the floor, and the colours that makes at the
        pyramid's stages per colour. */
