@@ -107,6 +107,29 @@ Test(body_motion, torque_on_a_sphere_gives_inverse_inertia_times_torque_times_t)
     cairn_world_destroy(world);
 }
 
+/* An impulse or a torque so large that the velocity's squared length overflows a float (past
+   1.8e19) is held to the world's speed limits like any other, in its own direction: it once
+   stopped the body instead (the limit over an infinite length). */
+Test(body_motion, a_huge_impulse_or_torque_is_held_to_the_speed_limits)
+{
+    cairn_world *world = free_space_world();
+    cairn_world_def def = cairn_world_get_def(world);
+    cairn_body_id ball = scene_sphere(world, v3(0, 0, 0), 0.5f, 800.0f, 0.5f, 0.0f);
+    cairn_body_id top = scene_sphere(world, v3(0, 0, 50), 0.5f, 800.0f, 0.5f, 0.0f);
+    vec3s push = v3(3e30f, 4e30f, 0), turn = v3(0, 0, -1e30f);
+    cairn_body_apply_impulse(world, ball, push, scene_position(world, ball));
+    cr_assert(cairn_body_apply_torque(world, top, turn));
+    cairn_world_step(world, SCENE_DT);
+    vec3s v = cairn_body_linear_velocity(world, ball), w = cairn_body_angular_velocity(world, top);
+    cr_expect(relative_error(scene_length(v), def.max_linear_speed) < 1e-5, "|v| = %g, limit %g",
+              (double)scene_length(v), (double)def.max_linear_speed);
+    cr_expect(relative_error(v.x, 0.6 * def.max_linear_speed) < 1e-5, "v.x = %g", (double)v.x);
+    cr_expect(relative_error(v.y, 0.8 * def.max_linear_speed) < 1e-5, "v.y = %g", (double)v.y);
+    cr_expect(relative_error(w.z, -def.max_angular_speed) < 1e-5, "w.z = %g, limit %g",
+              (double)w.z, (double)def.max_angular_speed);
+    cairn_world_destroy(world);
+}
+
 /* A force F at a point r from the centre adds the torque r x F. */
 Test(body_motion, force_off_centre_adds_its_torque)
 {

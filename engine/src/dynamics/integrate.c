@@ -10,6 +10,10 @@
 static vec3s clamp_length(vec3s v, float limit)
 {
     float length = glms_vec3_norm(v);
+    if (isinf(length)) { /* finite, but past 1.8e19 its squared length overflows a float */
+        double x = v.x, y = v.y, z = v.z;
+        return glms_vec3_scale(v, (float)(limit / sqrt(x * x + y * y + z * z)));
+    }
     return length > limit ? glms_vec3_scale(v, limit / length) : v;
 }
 
