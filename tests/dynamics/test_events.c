@@ -62,6 +62,36 @@ Test(events, destroying_a_touching_body_ends_its_touch)
     cairn_world_destroy(world);
 }
 
+/* The natural loop: walk the end events and destroy bodies on the way. Each destroy appends an
+   end event; the events read before must stay where they were (under AddressSanitizer, reading
+   them once moved is an error), and a fresh read holds every end, the first ones unchanged. */
+Test(events, destroying_bodies_while_reading_the_events_keeps_them_valid)
+{
+    enum { BOXES = 40 };
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id boxes[BOXES];
+    for (int i = 0; i < BOXES; ++i)
+        boxes[i] = scene_box(world, v3(1.5f * (float)(i % 8), 0.5f, 1.5f * (float)(i / 8)),
+                             v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    scene_step(world, 30);
+    cairn_body_destroy(world, boxes[0]);
+    cairn_contact_events read = cairn_world_contact_events(world);
+    cr_assert_eq(read.end_count, 1);
+    cairn_contact_end_event first = read.ends[0];
+    for (int i = 1; i < BOXES; ++i) {
+        cairn_body_destroy(world, boxes[i]);
+        cr_assert(cairn_body_id_equal(read.ends[0].body_a, first.body_a) &&
+                      cairn_body_id_equal(read.ends[0].body_b, first.body_b),
+                  "the event read before destroy %d changed", i);
+    }
+    cairn_contact_events all = cairn_world_contact_events(world);
+    cr_expect_eq(all.end_count, BOXES);
+    cr_expect(cairn_body_id_equal(all.ends[0].body_a, first.body_a) &&
+              cairn_body_id_equal(all.ends[0].body_b, first.body_b));
+    cairn_world_destroy(world);
+}
+
 /* Three boxes landing in the same step report in body-pair order, and a resting box that
    never lifts off reports nothing more. */
 Test(events, order_follows_body_pairs_and_resting_is_quiet)

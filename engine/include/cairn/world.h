@@ -154,7 +154,9 @@ CAIRN_API void cairn_body_apply_impulse(cairn_world *world, cairn_body_id body, 
 CAIRN_API bool cairn_body_is_awake(const cairn_world *world, cairn_body_id body);
 
 /* Contact events of the last step (and of bodies destroyed since), readable until the next
-   step starts; ordered by body pair, so they are deterministic. No callbacks run in the step. */
+   step starts, even while bodies are destroyed: their end events do not move what was read
+   (read again to see them). Ordered by body pair, so they are deterministic. No event callbacks
+   run in the step. */
 typedef struct cairn_contact_begin_event {
     cairn_body_id body_a, body_b;
 } cairn_contact_begin_event;

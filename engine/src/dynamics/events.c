@@ -1,10 +1,21 @@
 /* Contact and sensor events, recorded during the step in contact order and read afterwards. */
 #include "dynamics/world_state.h"
 
+#include "core/alloc.h"
+
 #include <float.h>
+#include <string.h>
+
+static void free_retired(event_arrays *events)
+{
+    for (int i = 0; i < events->retired.count; ++i)
+        mem_free(events->retired.data[i].data, events->retired.data[i].size);
+    array_clear(&events->retired);
+}
 
 void events_clear(cairn_world *world)
 {
+    free_retired(&world->events);
     array_clear(&world->events.begins);
     array_clear(&world->events.ends);
     array_clear(&world->events.hits);
@@ -16,6 +27,8 @@ void events_clear(cairn_world *world)
 
 void events_free(cairn_world *world)
 {
+    free_retired(&world->events);
+    array_free(&world->events.retired);
     array_free(&world->events.begins);
     array_free(&world->events.ends);
     array_free(&world->events.hits);
@@ -24,6 +37,40 @@ void events_free(cairn_world *world)
     array_free(&world->events.joint_breaks);
     array_free(&world->events.exits);
 }
+
+/* Room for one more event in a buffer (data_field: the array's data pointer) that the game may be
+   reading: end events come between steps too, from a body destroyed or disabled while the game
+   walks the last step's events. A full buffer is not reallocated but copied into a larger one,
+   and kept until the next step starts, so what the game read stays valid until then. */
+static bool event_room(event_arrays *events, void *data_field, int count, int *capacity,
+                       int elem_size)
+{
+    if (count < *capacity)
+        return true;
+    void *old;
+    memcpy(&old, data_field, sizeof old);
+    if (*capacity > INT32_MAX / 2 ||
+        (old != NULL && !array_grow(&events->retired, events->retired.count + 1)))
+        return false;
+    int wanted = *capacity >= 8 ? 2 * *capacity : 8;
+    void *grown = mem_alloc((size_t)wanted * (size_t)elem_size);
+    if (grown == NULL)
+        return false;
+    if (old != NULL) {
+        memcpy(grown, old, (size_t)count * (size_t)elem_size);
+        size_t old_size = (size_t)*capacity * (size_t)elem_size;
+        events->retired.data[events->retired.count++] = (retired_events){old, old_size};
+    }
+    memcpy(data_field, &grown, sizeof grown);
+    *capacity = wanted;
+    return true;
+}
+
+/* bool: appends an event to one of the world's arrays (a) that can grow between steps. */
+#define event_push(events, a, ...)                                                                 \
+    (event_room((events), &(a)->data, (a)->count, &(a)->capacity, array_elem_size_(a))             \
+         ? ((a)->data[(a)->count++] = (__VA_ARGS__), true)                                         \
+         : false)
 
 /* Events are best effort under memory exhaustion: a failed push drops the event. */
 void events_begin(cairn_world *world, const contact *c)
@@ -35,7 +82,7 @@ void events_begin(cairn_world *world, const contact *c)
 void events_end(cairn_world *world, const contact *c)
 {
     cairn_contact_end_event e = {body_id_at(world, c->body_a), body_id_at(world, c->body_b)};
-    (void)array_push(&world->events.ends, e);
+    (void)event_push(&world->events, &world->events.ends, e);
 }
 
 /* The sensor first, the body it sees second. */
@@ -54,7 +101,7 @@ void events_sensor_begin(cairn_world *world, const contact *c)
 
 void events_sensor_end(cairn_world *world, const contact *c)
 {
-    (void)array_push(&world->events.sensor_ends, sensor_event(world, c));
+    (void)event_push(&world->events, &world->events.sensor_ends, sensor_event(world, c));
 }
 
 void events_contact_gone(cairn_world *world, const contact *c)

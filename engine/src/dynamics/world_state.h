@@ -18,7 +18,15 @@ typedef struct joint joint; /* dynamics/joint.h */
 typedef ARRAY(joint) joint_array;
 typedef ARRAY(contact) contact_array;
 
+/* An event buffer replaced between steps while the game may still hold it: freed when the next
+   step starts. */
+typedef struct retired_events {
+    void *data;
+    size_t size;
+} retired_events;
+
 typedef struct event_arrays {
+    ARRAY(retired_events) retired;
     ARRAY(cairn_contact_begin_event) begins;
     ARRAY(cairn_contact_end_event) ends;
     ARRAY(cairn_contact_hit_event) hits;
