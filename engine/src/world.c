@@ -30,6 +30,8 @@ cairn_world *cairn_world_create(const cairn_world_def *def)
 
 void cairn_world_destroy(cairn_world *world)
 {
+    if (!world_unlocked(world, "cairn_world_destroy"))
+        return;
     if (world == NULL)
         return;
     characters_orphan(world);
@@ -102,12 +104,26 @@ static void count_bodies(cairn_world *world)
     world->stats.workers = world->def.worker_count;
 }
 
+bool world_unlocked(const cairn_world *world, const char *function)
+{
+    if (world == NULL || !world->stepping)
+        return true;
+    return error_set("%s: the world is stepping (called from its pair filter or pre-solve "
+                     "callback?); a callback may read the world but not change it",
+                     function);
+}
+
+/* The step itself, once its arguments are checked: the world is locked meanwhile. */
+static void step_world(cairn_world *world, float dt);
+
 void cairn_world_step(cairn_world *world, float dt)
 {
     if (world == NULL) {
         error_set("cairn_world_step: world is NULL");
         return;
     }
+    if (!world_unlocked(world, "cairn_world_step"))
+        return;
     if (!is_finite_float(dt) || dt < 0.0f || dt > CAIRN_MAX_TIME_STEP) {
         error_set("cairn_world_step: dt = %g s is outside [0, %g] (finite; larger steps throw "
                   "bodies past what the solver can hold: step several times)",
@@ -116,6 +132,13 @@ void cairn_world_step(cairn_world *world, float dt)
     }
     if (dt == 0.0f)
         return;
+    world->stepping = true;
+    step_world(world, dt);
+    world->stepping = false;
+}
+
+static void step_world(cairn_world *world, float dt)
+{
     memset(&world->stats, 0, sizeof world->stats);
     events_clear(world);
     uint64_t start = timer_ticks(), stage = start;

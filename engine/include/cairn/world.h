@@ -336,7 +336,8 @@ CAIRN_API vec3s cairn_body_center_of_mass(const cairn_world *world, cairn_body_i
 
 /* Asked once when two bodies start to share a broadphase pair (after the layer/mask test);
    false keeps them from ever forming a contact or a sensor overlap while the pair lasts. Runs
-   during cairn_world_step (never inside the solver) and during cairn_world_set_pair_filter. */
+   during cairn_world_step (never inside the solver) and during cairn_world_set_pair_filter. It
+   may read the world; from a step, a call that would change it is refused with an error. */
 typedef bool cairn_pair_filter_fn(cairn_body_id a, cairn_body_id b, void *context);
 /* Installs the filter (NULL removes it) and applies it to every existing pair at once: contacts
    it rejects end now (their end events are readable until the next step starts, like those of
@@ -368,7 +369,8 @@ typedef struct cairn_contact_modify {
    after the manifold is built, in body-pair order), before the solver; values it writes out of
    range are clamped (friction >= 0, restitution in [0, 1], a non-finite surface velocity is
    taken as 0). It runs on the thread that steps the world, whatever the worker count (after the
-   workers built the manifolds); it must not call back into the world. */
+   workers built the manifolds). It may read the world; a call that would change it (bodies,
+   joints, characters, settings, a step) is refused with an error and changes nothing. */
 typedef void cairn_presolve_fn(cairn_contact_modify *contact, void *context);
 /* Installs the callback (NULL removes it, and every contact takes its materials' values
    again). False and an error for a NULL world. */
@@ -401,8 +403,9 @@ CAIRN_API cairn_world_def cairn_world_get_def(const cairn_world *world);
    cairn_world_create: false, an error naming the field and no change on a bad def. */
 CAIRN_API bool cairn_world_set_def(cairn_world *world, const cairn_world_def *def);
 
-/* 64-bit hash of every body's transform and velocities: equal hashes after the same steps
-   prove a deterministic run. A NULL world hashes like an empty one. */
+/* 64-bit hash of every body's transform and velocities, then every joint's id and accumulated
+   impulses: equal hashes after the same steps prove a deterministic run. Characters are not in
+   it (hash cairn_character_position yourself). A NULL world hashes like an empty one. */
 CAIRN_API uint64_t cairn_world_state_hash(const cairn_world *world);
 
 /* ---- snapshots: the whole simulation state, for rollback, replays and save games ---- */
@@ -416,7 +419,8 @@ CAIRN_API size_t cairn_world_snapshot_size(const cairn_world *world);
    cairn_world_snapshot_size. */
 CAIRN_API bool cairn_world_snapshot(const cairn_world *world, void *buffer, size_t size);
 /* Restores a snapshot of this world: the world must have the same bodies (ids and types) as when
-   it was saved (a snapshot carries no shapes); joints are restored in full. Restoring and
+   it was saved (a snapshot carries no shapes; bodies a rollback may undo are best made in
+   advance and disabled, then enabled instead of created); joints are restored in full. Restoring and
    stepping N times gives the cairn_world_state_hash that the saved world had after the same N
    steps. A truncated, corrupt or foreign buffer: false, an error saying which, and the world
    unchanged. */

@@ -104,6 +104,8 @@ static body body_from_def(const cairn_body_def *def)
 
 cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def)
 {
+    if (!world_unlocked(world, "cairn_body_create"))
+        return (cairn_body_id){0, 0};
     cairn_body_id null_id = {0, 0};
     if (world == NULL) {
         error_set("cairn_body_create: world is NULL");
@@ -139,6 +141,8 @@ cairn_body_id cairn_body_create(cairn_world *world, const cairn_body_def *def)
 
 void cairn_body_destroy(cairn_world *world, cairn_body_id id)
 {
+    if (!world_unlocked(world, "cairn_body_destroy"))
+        return;
     body *b = world_body(world, id, "cairn_body_destroy");
     if (b == NULL)
         return;
@@ -192,6 +196,8 @@ bool cairn_body_is_awake(const cairn_world *world, cairn_body_id id)
 void cairn_body_apply_impulse(cairn_world *world, cairn_body_id id, vec3s impulse,
                               vec3s world_point)
 {
+    if (!world_unlocked(world, "cairn_body_apply_impulse"))
+        return;
     body *b = world_body(world, id, "cairn_body_apply_impulse");
     if (b == NULL)
         return;

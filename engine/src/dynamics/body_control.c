@@ -5,8 +5,9 @@
 #include "core/error.h"
 #include "core/validate.h"
 
-static void disable(cairn_world *world, body *b, uint32_t index)
+void body_disable(cairn_world *world, uint32_t index)
 {
+    body *b = &world->bodies.data[index];
     /* Whatever rests on the body must fall once it is gone; its contacts end at the next step,
        when the broadphase reports the pairs of the destroyed proxy as removed. */
     islands_wake_touching(world, index);
@@ -18,13 +19,15 @@ static void disable(cairn_world *world, body *b, uint32_t index)
 
 bool cairn_body_set_enabled(cairn_world *world, cairn_body_id id, bool enabled)
 {
+    if (!world_unlocked(world, "cairn_body_set_enabled"))
+        return false;
     body *b = world_body(world, id, "cairn_body_set_enabled");
     if (b == NULL)
         return false;
     if (b->enabled == enabled)
         return true;
     if (!enabled) {
-        disable(world, b, id.index);
+        body_disable(world, id.index);
         return true;
     }
     if (!body_create_proxy(world, b, id.index))
@@ -43,6 +46,8 @@ bool cairn_body_is_enabled(const cairn_world *world, cairn_body_id id)
 
 bool cairn_body_set_allow_sleep(cairn_world *world, cairn_body_id id, bool allow)
 {
+    if (!world_unlocked(world, "cairn_body_set_allow_sleep"))
+        return false;
     body *b = world_body(world, id, "cairn_body_set_allow_sleep");
     if (b == NULL)
         return false;
@@ -60,6 +65,8 @@ bool cairn_body_is_sleep_allowed(const cairn_world *world, cairn_body_id id)
 
 bool cairn_body_set_awake(cairn_world *world, cairn_body_id id, bool awake)
 {
+    if (!world_unlocked(world, "cairn_body_set_awake"))
+        return false;
     const char *function = "cairn_body_set_awake";
     body *b = world_body(world, id, function);
     if (b == NULL)
@@ -78,6 +85,8 @@ bool cairn_body_set_awake(cairn_world *world, cairn_body_id id, bool awake)
 
 bool cairn_body_set_friction(cairn_world *world, cairn_body_id id, float friction)
 {
+    if (!world_unlocked(world, "cairn_body_set_friction"))
+        return false;
     body *b = world_body(world, id, "cairn_body_set_friction");
     if (b == NULL)
         return false;
@@ -91,6 +100,8 @@ bool cairn_body_set_friction(cairn_world *world, cairn_body_id id, float frictio
 
 bool cairn_body_set_restitution(cairn_world *world, cairn_body_id id, float restitution)
 {
+    if (!world_unlocked(world, "cairn_body_set_restitution"))
+        return false;
     body *b = world_body(world, id, "cairn_body_set_restitution");
     if (b == NULL)
         return false;
@@ -130,6 +141,8 @@ bool cairn_body_set_user_data(cairn_world *world, cairn_body_id id, void *user_d
    an update together. */
 bool cairn_body_set_filter(cairn_world *world, cairn_body_id id, uint32_t layer, uint32_t mask)
 {
+    if (!world_unlocked(world, "cairn_body_set_filter"))
+        return false;
     body *b = world_body(world, id, "cairn_body_set_filter");
     if (b == NULL)
         return false;

@@ -52,6 +52,8 @@ static bool move_proxy_now(cairn_world *world, const body *b)
 
 bool cairn_body_set_transform(cairn_world *world, cairn_body_id id, cairn_transform transform)
 {
+    if (!world_unlocked(world, "cairn_body_set_transform"))
+        return false;
     const char *function = "cairn_body_set_transform";
     body *b = world_body(world, id, function);
     if (b == NULL || !check_transform(function, transform))
@@ -84,6 +86,8 @@ static body *movable_body(cairn_world *world, cairn_body_id id, const char *func
 
 bool cairn_body_set_linear_velocity(cairn_world *world, cairn_body_id id, vec3s velocity)
 {
+    if (!world_unlocked(world, "cairn_body_set_linear_velocity"))
+        return false;
     const char *function = "cairn_body_set_linear_velocity";
     body *b = movable_body(world, id, function);
     if (b == NULL || !check_length(function, "velocity", velocity, max_speed))
@@ -95,6 +99,8 @@ bool cairn_body_set_linear_velocity(cairn_world *world, cairn_body_id id, vec3s 
 
 bool cairn_body_set_angular_velocity(cairn_world *world, cairn_body_id id, vec3s velocity)
 {
+    if (!world_unlocked(world, "cairn_body_set_angular_velocity"))
+        return false;
     const char *function = "cairn_body_set_angular_velocity";
     body *b = movable_body(world, id, function);
     if (b == NULL || !check_length(function, "velocity", velocity, max_speed))
@@ -106,6 +112,8 @@ bool cairn_body_set_angular_velocity(cairn_world *world, cairn_body_id id, vec3s
 
 bool cairn_body_apply_force(cairn_world *world, cairn_body_id id, vec3s force, vec3s world_point)
 {
+    if (!world_unlocked(world, "cairn_body_apply_force"))
+        return false;
     const char *function = "cairn_body_apply_force";
     body *b = world_body(world, id, function);
     if (b == NULL || !check_finite(function, "force", force) ||
@@ -122,6 +130,8 @@ bool cairn_body_apply_force(cairn_world *world, cairn_body_id id, vec3s force, v
 
 bool cairn_body_apply_torque(cairn_world *world, cairn_body_id id, vec3s torque)
 {
+    if (!world_unlocked(world, "cairn_body_apply_torque"))
+        return false;
     const char *function = "cairn_body_apply_torque";
     body *b = world_body(world, id, function);
     if (b == NULL || !check_finite(function, "torque", torque))
@@ -135,6 +145,8 @@ bool cairn_body_apply_torque(cairn_world *world, cairn_body_id id, vec3s torque)
 
 bool cairn_body_apply_angular_impulse(cairn_world *world, cairn_body_id id, vec3s impulse)
 {
+    if (!world_unlocked(world, "cairn_body_apply_angular_impulse"))
+        return false;
     const char *function = "cairn_body_apply_angular_impulse";
     body *b = world_body(world, id, function);
     if (b == NULL || !check_finite(function, "impulse", impulse))
@@ -173,6 +185,8 @@ static vec3s rotation_between(versors from, versors to)
 bool cairn_body_set_kinematic_target(cairn_world *world, cairn_body_id id, cairn_transform target,
                                      float dt)
 {
+    if (!world_unlocked(world, "cairn_body_set_kinematic_target"))
+        return false;
     const char *function = "cairn_body_set_kinematic_target";
     body *b = world_body(world, id, function);
     if (b == NULL || !check_transform(function, target))
@@ -197,6 +211,8 @@ bool cairn_body_set_kinematic_target(cairn_world *world, cairn_body_id id, cairn
 
 bool cairn_body_set_gravity_scale(cairn_world *world, cairn_body_id id, float scale)
 {
+    if (!world_unlocked(world, "cairn_body_set_gravity_scale"))
+        return false;
     const char *function = "cairn_body_set_gravity_scale";
     body *b = world_body(world, id, function);
     if (b == NULL)

@@ -85,6 +85,8 @@ static bool check_def(const cairn_character_def *def)
 
 cairn_character *cairn_character_create(cairn_world *world, const cairn_character_def *def)
 {
+    if (!world_unlocked(world, "cairn_character_create"))
+        return NULL;
     if (world == NULL) {
         error_set("cairn_character_create: world is NULL");
         return NULL;
@@ -120,7 +122,7 @@ cairn_character *cairn_character_create(cairn_world *world, const cairn_characte
 
 void cairn_character_destroy(cairn_character *c)
 {
-    if (c == NULL)
+    if (c == NULL || !world_unlocked(c->world, "cairn_character_destroy"))
         return;
     if (c->world != NULL) {
         if (c->prev)
@@ -453,6 +455,8 @@ bool cairn_character_move(cairn_character *c, vec3s velocity, float dt)
         return error_set("cairn_character_move: character is NULL");
     if (c->world == NULL)
         return error_set("cairn_character_move: its world was destroyed");
+    if (!world_unlocked(c->world, "cairn_character_move"))
+        return false;
     if (!is_finite_vec3(velocity) || glms_vec3_norm(velocity) > MAX_SPEED)
         return error_set("cairn_character_move: velocity is not finite or above 1e4 m/s");
     if (!is_finite_float(dt) || dt <= 0.0f || dt > 1.0f)
@@ -487,6 +491,8 @@ bool cairn_character_set_position(cairn_character *c, vec3s position)
 {
     if (c == NULL)
         return error_set("cairn_character_set_position: character is NULL");
+    if (!world_unlocked(c->world, "cairn_character_set_position"))
+        return false;
     if (!is_finite_vec3(position) || glms_vec3_norm(position) > MAX_POSITION)
         return error_set("cairn_character_set_position: position is not finite or beyond 1e6 m");
     c->position = position;

@@ -151,6 +151,8 @@ bool contacts_reconcile(cairn_world *world)
 
 bool cairn_world_set_pair_filter(cairn_world *world, cairn_pair_filter_fn *filter, void *context)
 {
+    if (!world_unlocked(world, "cairn_world_set_pair_filter"))
+        return false;
     if (world == NULL)
         return error_set("cairn_world_set_pair_filter: world is NULL");
     cairn_pair_filter_fn *old_filter = world->pair_filter;

@@ -65,6 +65,8 @@ static void reset_contacts(cairn_world *world, contact_array *contacts)
 
 bool cairn_world_set_presolve(cairn_world *world, cairn_presolve_fn *presolve, void *context)
 {
+    if (!world_unlocked(world, "cairn_world_set_presolve"))
+        return false;
     if (world == NULL)
         return error_set("cairn_world_set_presolve: world is NULL");
     world->presolve = presolve;

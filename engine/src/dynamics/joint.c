@@ -277,6 +277,8 @@ static void unlink_edge(cairn_world *world, uint32_t joint_index, int side)
 
 cairn_joint_id cairn_joint_create(cairn_world *world, const cairn_joint_def *def)
 {
+    if (!world_unlocked(world, "cairn_joint_create"))
+        return (cairn_joint_id){0, 0};
     cairn_joint_id null_id = {0, 0}, id;
     uint32_t a = JOINT_WORLD, b = JOINT_WORLD;
     if (!check_def(world, def, &a, &b))
@@ -333,6 +335,8 @@ static void destroy_joint(cairn_world *world, uint32_t index, bool refilter)
 
 void cairn_joint_destroy(cairn_world *world, cairn_joint_id id)
 {
+    if (!world_unlocked(world, "cairn_joint_destroy"))
+        return;
     if (world_joint(world, id, "cairn_joint_destroy") != NULL)
         destroy_joint(world, id.index, true);
 }
@@ -536,6 +540,8 @@ static joint *joint_to_change(cairn_world *world, cairn_joint_id id, const char 
 bool cairn_joint_set_limits(cairn_world *world, cairn_joint_id id, bool enable, float lower,
                             float upper)
 {
+    if (!world_unlocked(world, "cairn_joint_set_limits"))
+        return false;
     const char *fn = "cairn_joint_set_limits";
     joint *j = world_joint(world, id, fn);
     if (j == NULL || !check_features(fn, j->type, enable, false, false) ||
@@ -553,6 +559,8 @@ bool cairn_joint_set_limits(cairn_world *world, cairn_joint_id id, bool enable, 
 bool cairn_joint_set_motor(cairn_world *world, cairn_joint_id id, bool enable, float speed,
                            float max_force)
 {
+    if (!world_unlocked(world, "cairn_joint_set_motor"))
+        return false;
     const char *fn = "cairn_joint_set_motor";
     joint *j = world_joint(world, id, fn);
     if (j == NULL || !check_features(fn, j->type, false, enable, false) ||
@@ -572,6 +580,8 @@ bool cairn_joint_set_motor(cairn_world *world, cairn_joint_id id, bool enable, f
 bool cairn_joint_set_spring(cairn_world *world, cairn_joint_id id, bool enable, float hertz,
                             float damping_ratio, float target)
 {
+    if (!world_unlocked(world, "cairn_joint_set_spring"))
+        return false;
     const char *fn = "cairn_joint_set_spring";
     joint *j = world_joint(world, id, fn);
     if (j == NULL || !check_features(fn, j->type, false, false, enable) ||
@@ -589,6 +599,8 @@ bool cairn_joint_set_spring(cairn_world *world, cairn_joint_id id, bool enable, 
 
 bool cairn_joint_set_world_anchor(cairn_world *world, cairn_joint_id id, vec3s point)
 {
+    if (!world_unlocked(world, "cairn_joint_set_world_anchor"))
+        return false;
     const char *fn = "cairn_joint_set_world_anchor";
     joint *j = world_joint(world, id, fn);
     if (j == NULL || !check_point(fn, "point", point))
@@ -602,6 +614,8 @@ bool cairn_joint_set_world_anchor(cairn_world *world, cairn_joint_id id, vec3s p
 
 bool cairn_joint_set_break_force(cairn_world *world, cairn_joint_id id, float force)
 {
+    if (!world_unlocked(world, "cairn_joint_set_break_force"))
+        return false;
     const char *fn = "cairn_joint_set_break_force";
     joint *j = world_joint(world, id, fn);
     if (j == NULL || !check_not_negative(fn, "break_force", force))

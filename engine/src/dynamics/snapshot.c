@@ -292,6 +292,11 @@ static bool kept_parked(const uint8_t *tags, const contact *k)
     return tags && tags[k->body_a] == SLOT_SLEEPER && tags[k->body_b] == SLOT_SLEEPER;
 }
 
+/* What a game should do instead of creating and destroying bodies that a restore may undo. */
+#define KEEP_BODIES                                                                                \
+    "a snapshot restores the bodies that existed at its save: make the bodies a rollback may "     \
+    "undo (projectiles, debris) in advance and disable them, instead of creating and destroying"
+
 static bool check_header(const cairn_world *w, const snapshot_header *h)
 {
     const char *fn = "cairn_world_restore";
@@ -308,8 +313,9 @@ static bool check_header(const cairn_world *w, const snapshot_header *h)
     if (memcmp(h->record_sizes, mine.record_sizes, sizeof mine.record_sizes) != 0)
         return error_set("%s: the snapshot comes from a build with other record layouts", fn);
     if (h->body_slots != mine.body_slots)
-        return error_set("%s: the snapshot has %u body slots, the world %u: not its world", fn,
-                         h->body_slots, mine.body_slots);
+        return error_set("%s: the snapshot has %u body slots, the world %u: not its world (or "
+                         "bodies were created since the save; %s)",
+                         fn, h->body_slots, mine.body_slots, KEEP_BODIES);
     if (h->characters != mine.characters)
         return error_set("%s: the snapshot has %u characters, the world %u: not its world", fn,
                          h->characters, mine.characters);
@@ -349,8 +355,9 @@ static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
         bool alive = tag != SLOT_DEAD;
         if (alive != b->alive)
             return error_set("cairn_world_restore: body slot %d is %s in the snapshot and %s in "
-                             "the world: not its world",
-                             i, alive ? "alive" : "dead", b->alive ? "alive" : "dead");
+                             "the world: not its world (or a body was created or destroyed "
+                             "since the save; %s)",
+                             i, alive ? "alive" : "dead", b->alive ? "alive" : "dead", KEEP_BODIES);
         if (p->tags)
             p->tags[i] = tag;
         if (tag == SLOT_SLEEPER && !check_sleeper(w, c, i))
@@ -362,8 +369,9 @@ static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
             return false;
         if (r.generation != b->generation || r.type != (uint8_t)b->type)
             return error_set("cairn_world_restore: body %d differs (generation or type) from the "
-                             "world's: not its world",
-                             i);
+                             "world's: not its world (or it was destroyed and made again since "
+                             "the save; %s)",
+                             i, KEEP_BODIES);
         if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))
             return error_set("cairn_world_restore: body %d has a corrupt transform", i);
     }
@@ -808,6 +816,8 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
 
 bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)
 {
+    if (!world_unlocked(world, "cairn_world_restore"))
+        return false;
     if (world == NULL)
         return error_set("cairn_world_restore: world is NULL");
     if (buffer == NULL)

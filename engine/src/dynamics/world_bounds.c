@@ -37,7 +37,8 @@ void bodies_leave_world(cairn_world *world)
         (void)array_push(&world->events.exits, e); /* best effort, like the other events */
         b->linear_velocity = glms_vec3_zero();
         b->angular_velocity = glms_vec3_zero();
-        cairn_body_set_enabled(world, e.body, false);
+        if (b->enabled)
+            body_disable(world, leaving[i]);
     }
     if (leaving)
         arena_pop(&world->scratch, leaving);

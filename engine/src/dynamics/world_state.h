@@ -60,6 +60,7 @@ struct cairn_world {
     joint_array joints;    /* indexed by joint id index; dead slots have alive == false */
     int joints_broken;     /* joints over their break force in this step: destroyed after it */
     bool refilter_pending; /* a joint that kept its bodies apart went: their pair may collide */
+    bool stepping;         /* inside cairn_world_step: its callbacks may not change the world */
     /* Lanes of the contact solver (contact_wide.h): 0 for the build's default. Tests set it to
        compare the widths. */
     int solver_lanes;
@@ -82,6 +83,11 @@ static inline cairn_body_id body_id_at(const cairn_world *world, uint32_t index)
     return (cairn_body_id){index, world->bodies.data[index].generation};
 }
 
+/* True when the world may be changed; else false, with an error naming function: the world is
+   inside cairn_world_step, and a callback of the step (the pair filter, the pre-solve callback)
+   tried to change it. A NULL world passes (the function reports that itself). */
+bool world_unlocked(const cairn_world *world, const char *function);
+
 /* Contacts: follow the broadphase's added/removed pairs, then run the narrow phase. */
 bool contacts_update_pairs(cairn_world *world);
 /* Parking (contact.c): contacts whose bodies all sleep leave the array the step walks, and
@@ -97,6 +103,11 @@ void contacts_merge_sorted_tail(contact_array *contacts, int sorted_count);
 /* The awake set (awake_set.c). Reserve room for every body at creation, so that waking never
    allocates; body_set_awake keeps body->awake and the set in step (static, disabled and dead
    bodies are never awake). */
+/* Takes an enabled body out of the broadphase, the contacts and the solver (as
+   cairn_body_set_enabled(false), without its checks: the step disables bodies leaving the
+   world). */
+void body_disable(cairn_world *world, uint32_t index);
+
 bool awake_set_reserve(cairn_world *world, int bodies);
 void body_set_awake(cairn_world *world, uint32_t index, bool awake);
 /* The narrow phase; returns the contacts' manifolds after it (the solver's room), or -1 when it
