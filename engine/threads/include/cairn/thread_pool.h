@@ -18,7 +18,9 @@ typedef struct cairn_thread_pool cairn_thread_pool;
 cairn_thread_pool *cairn_thread_pool_create(int workers);
 /* This thread's message of the last failed cairn_thread_pool_create. */
 const char *cairn_thread_pool_last_error(void);
-/* Joins the threads. No task may be running. NULL is allowed. */
+/* Joins the threads. No task may be running. NULL is allowed. Destroy the worlds bound to the
+   pool first (or bind them to another pool, or to none, with cairn_world_set_def): a world keeps
+   the pool's callbacks, and stepping it once the pool is gone uses freed memory. */
 void cairn_thread_pool_destroy(cairn_thread_pool *pool);
 int cairn_thread_pool_workers(const cairn_thread_pool *pool);
 /* Sets def's worker_count and task callbacks to this pool's. One world steps at a time per
