@@ -40,9 +40,10 @@ typedef enum cairn_joint_type {
      speed towards motor_speed. SWING_TWIST: joint friction, the relative rotation is braked
      with at most max_motor_force N m (motor_speed must be 0).
    - spring: HINGE, SLIDER and DISTANCE pull towards spring_target (rad or m; for DISTANCE a
-     length) at spring_hertz (> 0) with spring_damping_ratio. A BALL joint with a spring pulls
-     its anchors together at that frequency instead of holding them (spring_target unused):
-     a soft rope end, or a mouse drag with cairn_joint_set_world_anchor.
+     length) at spring_hertz (> 0) with spring_damping_ratio (the frequency of the bodies turning
+     about their centres of mass: hinged off centre, a body swings slower; joints.md). A BALL
+     joint with a spring pulls its anchors together at that frequency instead of holding them
+     (spring_target unused): a soft rope end, or a mouse drag with cairn_joint_set_world_anchor.
    - break_force: N (on HINGE, SLIDER, FIXED also compared with the reaction torque, N m);
      0 never breaks. A joint whose reaction exceeds it is destroyed after the step and
      reported by cairn_world_joint_events. */
@@ -96,8 +97,7 @@ CAIRN_API bool cairn_joint_set_spring(cairn_world *world, cairn_joint_id joint, 
 /* A joint held to the world (null body_a): moves the world's anchor to point (|point| <= 1e6
    m), e.g. a mouse drag's target or a crane's hook; the body follows as the joint allows.
    Fails on a joint between two bodies. */
-CAIRN_API bool cairn_joint_set_world_anchor(cairn_world *world, cairn_joint_id joint,
-                                            vec3s point);
+CAIRN_API bool cairn_joint_set_world_anchor(cairn_world *world, cairn_joint_id joint, vec3s point);
 CAIRN_API bool cairn_joint_set_break_force(cairn_world *world, cairn_joint_id joint, float force);
 CAIRN_API bool cairn_joint_set_user_data(cairn_world *world, cairn_joint_id joint, void *user_data);
 
