@@ -576,3 +576,116 @@ Test(snapshot, a_body_enabled_after_the_save_is_rolled_back)
     free(snapshot);
     cairn_world_destroy(world);
 }
+
+/* ---- found by random API sequences (session 35), each reduced to its smallest script ---- */
+
+static cairn_world *five_boxes(cairn_body_id *boxes)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    for (int i = 0; i < 5; ++i)
+        boxes[i] = scene_box(
+            world, v3(0.5f * (float)i + 0.1f * (float)(i % 4), 0.35f + 0.7f * (float)(i % 3), 0),
+            v3(0.3f, 0.3f, 0.3f), 1000.0f, 0.6f);
+    return world;
+}
+
+/* A box teleported onto another just before the save: its new pairs are pending. Restored into
+   a world built the same way and never stepped, the restore made more contacts than it had room
+   for (its binary search for existing contacts ran into the ones it had just appended) and wrote
+   past the contact array. */
+Test(snapshot, a_restore_into_a_rebuilt_world_with_pairs_pending)
+{
+    cairn_body_id boxes[5];
+    cairn_world *world = five_boxes(boxes);
+    run(world, 60);
+    cairn_transform onto = cairn_body_transform(world, boxes[4]);
+    onto.position.y += 0.3f;
+    cr_assert(cairn_body_set_transform(world, boxes[0], onto), "%s", cairn_last_error());
+    size_t size;
+    void *snapshot = save(world, &size);
+    cairn_world *rebuilt = five_boxes(boxes);
+    cr_assert(cairn_world_restore(rebuilt, snapshot, size), "%s", cairn_last_error());
+    run(world, 10);
+    run(rebuilt, 10);
+    cr_expect_eq(cairn_world_state_hash(rebuilt), cairn_world_state_hash(world));
+    free(snapshot);
+    cairn_world_destroy(rebuilt);
+    cairn_world_destroy(world);
+}
+
+/* A joint destroyed before the save: its id stays stale after the restore (the restored id pool
+   gave the slot back its old generation, and the next joint made took the destroyed one's id). */
+Test(snapshot, a_destroyed_joint_id_stays_stale_after_a_restore)
+{
+    cairn_world *world = scene_default_world();
+    cairn_joint_def def = cairn_joint_default_def(CAIRN_JOINT_BALL);
+    def.body_a = scene_box(world, v3(0, 0, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    def.body_b = scene_box(world, v3(2, 0, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    def.anchor_a = def.anchor_b = v3(1, 0, 0);
+    cairn_joint_id old = cairn_joint_create(world, &def);
+    cairn_joint_destroy(world, old);
+    size_t size;
+    void *snapshot = save(world, &size);
+    cr_assert(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    cairn_joint_id fresh = cairn_joint_create(world, &def);
+    cr_expect(cairn_joint_is_valid(world, fresh));
+    cr_expect(!cairn_joint_is_valid(world, old), "the destroyed joint {%u,%u} is valid again",
+              old.index, old.generation);
+    cairn_joint_destroy(world, old);
+    cr_expect(cairn_joint_is_valid(world, fresh), "the stale id destroyed the new joint");
+    free(snapshot);
+    cairn_world_destroy(world);
+}
+
+/* A hull (its centre of mass off its origin) held to the world by a swing-twist joint in split
+   impulse mode: the joints' position passes moved its centre and then its origin from it, and
+   the restore, working the centre out from the origin, rounded it otherwise. Restored and
+   stepped, it must be where the saved world's next step took it. */
+Test(snapshot, a_hull_moved_by_joint_position_passes_restores_to_the_bit)
+{
+    static const vec3s points[10] = {{{-0.164885953f, -0.0695427954f, 0.0426263213f}},
+                                     {{-0.232173309f, 0.137695581f, -0.0548713803f}},
+                                     {{-0.392484188f, -0.397498369f, 0.174394339f}},
+                                     {{0.301264316f, -0.098351717f, -0.128206342f}},
+                                     {{0.113280505f, -0.233390912f, -0.100992918f}},
+                                     {{-0.0809409618f, -0.379250377f, -0.396980137f}},
+                                     {{0.074426502f, -0.209117323f, -0.347277224f}},
+                                     {{0.103818208f, -0.101936728f, -0.341616064f}},
+                                     {{0.305094749f, -0.0104695261f, -0.170567513f}},
+                                     {{-0.377927274f, 0.192655712f, -0.190778255f}}};
+    cairn_world_def world_def = cairn_world_default_def();
+    world_def.solver.position_correction = CAIRN_SPLIT_IMPULSE;
+    world_def.solver.substeps = 2;
+    world_def.solver.joint_trees = false;
+    cairn_world *world = scene_world(&world_def);
+    cairn_body_def def = cairn_body_default_def();
+    def.shape = cairn_shape_hull(points, 10, 0.02f);
+    def.transform.position = v3(-4.1933f, 3.01381f, -3.91864f);
+    def.transform.rotation =
+        glms_quat_normalize((versors){{-0.191685f, 0.971245f, -0.116861f, 0.0792653f}});
+    def.linear_velocity = v3(2.99778f, -0.0112517f, -0.0744863f);
+    def.angular_velocity = v3(-0.251034f, 0.196138f, -0.466466f);
+    def.density = 2893.14f;
+    cairn_body_id hull = cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    run(world, 3);
+    cairn_joint_def swing = cairn_joint_default_def(CAIRN_JOINT_SWING_TWIST);
+    swing.body_b = hull;
+    swing.anchor_a = swing.anchor_b = glms_vec3_add(cairn_body_transform(world, hull).position,
+                                                    v3(-0.207845f, -0.0798332f, -0.135584f));
+    swing.axis = v3(1.58905f, -0.693206f, 0.70165f);
+    swing.cone_angle = 2.48005f;
+    cr_assert(cairn_joint_is_valid(world, cairn_joint_create(world, &swing)), "%s",
+              cairn_last_error());
+    run(world, 2);
+    size_t size;
+    void *snapshot = save(world, &size);
+    run(world, 5);
+    uint64_t played = cairn_world_state_hash(world);
+    cr_assert(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    run(world, 5);
+    cr_expect_eq(cairn_world_state_hash(world), played);
+    free(snapshot);
+    cairn_world_destroy(world);
+}

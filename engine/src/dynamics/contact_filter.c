@@ -109,11 +109,13 @@ static uint64_t *parked_keys(const cairn_world *world, size_t *bytes)
     return keys;
 }
 
-static bool missing(const cairn_world *world, broadphase_pair pair, const uint64_t *parked)
+/* Whether the pair is wanted and has no contact among the first `sorted` contacts (those in
+   order: a binary search past them, into contacts just appended, would miss some) or parked. */
+static bool missing(const cairn_world *world, broadphase_pair pair, const uint64_t *parked,
+                    int sorted)
 {
     uint64_t key = pair_key(pair.a, pair.b);
-    return contact_wanted(world, pair.a, pair.b) &&
-           !has_contact(world, pair, world->contacts.count) &&
+    return contact_wanted(world, pair.a, pair.b) && !has_contact(world, pair, sorted) &&
            !bsearch(&key, parked, (size_t)world->parked.count, sizeof key, compare_keys);
 }
 
@@ -122,7 +124,7 @@ static int count_pending(const cairn_world *world, const uint64_t *parked)
     int count = 0, cursor = 0;
     broadphase_pair pair;
     while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
-        count += missing(world, pair, parked);
+        count += missing(world, pair, parked, world->contacts.count);
     return count;
 }
 
@@ -142,7 +144,7 @@ bool contacts_reconcile(cairn_world *world)
     int before = world->contacts.count, cursor = 0;
     broadphase_pair pair;
     while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
-        if (missing(world, pair, parked))
+        if (missing(world, pair, parked, before))
             world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
     mem_free(parked, bytes);
     contacts_merge_sorted_tail(&world->contacts, before);

@@ -141,8 +141,12 @@ void integrate_shift_pose(body *b, vec3s linear, vec3s angular, float h)
 {
     b->center = glms_vec3_add(b->center, glms_vec3_scale(linear, h));
     b->transform.rotation = rotate(b->transform.rotation, angular, h);
-    vec3s offset = xform_rotate_normalized(b->transform.rotation, b->local_center);
+    vec3s offset =
+        xform_rotate_normalized(glms_quat_normalize(b->transform.rotation), b->local_center);
     b->transform.position = glms_vec3_sub(b->center, offset);
+    /* body_sync's centre, to the bit (as integrate_position keeps it): a snapshot holds the
+       transform, and the restore works the centre out from it */
+    b->center = glms_vec3_add(offset, b->transform.position);
 }
 
 #if INTEGRATE_LANES > 1
