@@ -90,3 +90,25 @@ Test(shape_errors, hull_convex_radius_is_clamped_to_what_fits)
     cr_expect(bounds.max.y <= 0.1f + 1e-5f && bounds.min.y >= -0.1f - 1e-5f);
     cairn_shape_release(shape);
 }
+
+/* The getters take a NULL shape (what cairn_body_shape gives for a stale id): an error naming
+   the getter and a zero answer, not a crash. */
+Test(shape_errors, getters_refuse_a_null_shape)
+{
+    cairn_aabb box = cairn_shape_bounds(NULL, cairn_transform_identity());
+    cr_expect(strstr(cairn_last_error(), "cairn_shape_bounds") != NULL, "%s", cairn_last_error());
+    cr_expect(glms_vec3_eqv(box.min, glms_vec3_zero()) && glms_vec3_eqv(box.max, box.min));
+    box = cairn_shape_local_bounds(NULL);
+    cr_expect(strstr(cairn_last_error(), "cairn_shape_local_bounds") != NULL);
+    cr_expect(glms_vec3_eqv(box.max, glms_vec3_zero()));
+    cr_expect_eq(cairn_shape_convex_radius(NULL), 0.0f);
+    cr_expect(strstr(cairn_last_error(), "cairn_shape_convex_radius") != NULL);
+    cr_expect_eq(cairn_shape_volume(NULL), 0.0f);
+    cr_expect(strstr(cairn_last_error(), "cairn_shape_volume") != NULL);
+    cairn_shape_get_type(NULL);
+    cr_expect(strstr(cairn_last_error(), "cairn_shape_get_type") != NULL);
+    cairn_shape_get_params(NULL);
+    cr_expect(strstr(cairn_last_error(), "cairn_shape_get_params") != NULL);
+    cairn_mass_properties mass;
+    cr_expect(!cairn_shape_mass_properties(NULL, 1000.0f, &mass));
+}

@@ -304,6 +304,10 @@ static moments shape_moments(const cairn_shape *shape, double origin[3])
 
 float cairn_shape_volume(const cairn_shape *shape)
 {
+    if (shape == NULL) {
+        error_set("cairn_shape_volume: shape is NULL");
+        return 0.0f;
+    }
     double origin[3];
     return (float)shape_moments(shape, origin).volume;
 }
@@ -311,6 +315,8 @@ float cairn_shape_volume(const cairn_shape *shape)
 bool cairn_shape_mass_properties(const cairn_shape *shape, float density,
                                  cairn_mass_properties *out)
 {
+    if (shape == NULL || out == NULL)
+        return error_set("cairn_shape_mass_properties: shape or out is NULL");
     if (!is_finite_float(density) || density <= 0.0f)
         return error_set("cairn_shape_mass_properties: density = %g must be finite and positive",
                          (double)density);

@@ -200,19 +200,26 @@ void cairn_shape_release(cairn_shape *shape)
     mem_free(shape, sizeof *shape);
 }
 
+/* The getters take NULL (cairn_body_shape gives it for a stale id): an error and a zero answer. */
+static bool shape_given(const cairn_shape *shape, const char *function)
+{
+    return shape != NULL || error_set("%s: shape is NULL", function);
+}
+
 cairn_shape_type cairn_shape_get_type(const cairn_shape *shape)
 {
-    return shape->type;
+    return shape_given(shape, "cairn_shape_get_type") ? shape->type : CAIRN_SHAPE_SPHERE;
 }
 
 float cairn_shape_convex_radius(const cairn_shape *shape)
 {
-    return shape->convex_radius;
+    return shape_given(shape, "cairn_shape_convex_radius") ? shape->convex_radius : 0.0f;
 }
 
 cairn_aabb cairn_shape_local_bounds(const cairn_shape *shape)
 {
-    return shape->local_bounds;
+    cairn_aabb none = {glms_vec3_zero(), glms_vec3_zero()};
+    return shape_given(shape, "cairn_shape_local_bounds") ? shape->local_bounds : none;
 }
 
 float shape_reach(const cairn_shape *shape)
@@ -228,6 +235,8 @@ cairn_shape_params cairn_shape_get_params(const cairn_shape *shape)
 {
     cairn_shape_params params;
     memset(&params, 0, sizeof params);
+    if (!shape_given(shape, "cairn_shape_get_params"))
+        return params;
     params.type = shape->type;
     params.convex_radius = shape->convex_radius;
     switch (shape->type) {

@@ -1,6 +1,7 @@
 /* Support mappings of every shape (core and full), and world bounds built from them. */
 #include "geometry/shape.h"
 
+#include "core/error.h"
 #include "core/xform.h"
 
 #include <math.h>
@@ -133,6 +134,10 @@ static cairn_aabb hull_core_bounds(const cairn_shape *shape, cairn_transform xf)
 
 cairn_aabb cairn_shape_bounds(const cairn_shape *shape, cairn_transform xf)
 {
+    if (shape == NULL) {
+        error_set("cairn_shape_bounds: shape is NULL");
+        return (cairn_aabb){glms_vec3_zero(), glms_vec3_zero()};
+    }
     cairn_aabb core;
     vec3s extent = glms_vec3_zero();
     switch (shape->type) {
