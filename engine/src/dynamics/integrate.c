@@ -50,12 +50,21 @@ void velocities_rest(body_velocity *velocities, uint32_t index)
     velocities[index] = (body_velocity){.linear = glms_vec3_zero(), .angular = glms_vec3_zero()};
 }
 
+/* v with each zero made +0: a zero's sign can depend on which products were summed to it (a
+   diagonal inertia's shortcut against the full product, say), which may differ with how the
+   step is cut into groups, while every other value is the same to the bit. The stored state,
+   which the state hash and the next step read, must not depend on it. */
+static vec3s positive_zeros(vec3s v)
+{
+    return (vec3s){{v.x + 0.0f, v.y + 0.0f, v.z + 0.0f}};
+}
+
 void velocities_store(cairn_world *world, const body_velocity *velocities)
 {
     for (int k = 0; k < world->awake.count; ++k) {
         uint32_t i = world->awake.data[k];
-        world->bodies.data[i].linear_velocity = velocities[i].linear;
-        world->bodies.data[i].angular_velocity = velocities[i].angular;
+        world->bodies.data[i].linear_velocity = positive_zeros(velocities[i].linear);
+        world->bodies.data[i].angular_velocity = positive_zeros(velocities[i].angular);
     }
 }
 
