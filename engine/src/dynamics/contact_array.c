@@ -162,7 +162,7 @@ static void apply_changes(contact *data, int n, const int *removed_at, int remov
     }
 }
 
-bool contacts_update_pairs(cairn_world *world)
+static bool update_pairs(cairn_world *world)
 {
     /* A removed pair always has a moved, so awake, body: its contact is in the walked array. */
     if (!contacts_unpark(world))
@@ -204,4 +204,12 @@ bool contacts_update_pairs(cairn_world *world)
     arena_pop(&world->scratch, runs);
     arena_pop(&world->scratch, removed_at);
     return true;
+}
+
+bool contacts_update_pairs(cairn_world *world)
+{
+    int first_end = world->events.ends.count, first_sensor_end = world->events.sensor_ends.count;
+    bool updated = update_pairs(world);
+    events_pay_owed(world, first_end, first_sensor_end);
+    return updated;
 }

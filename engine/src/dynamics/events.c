@@ -29,6 +29,8 @@ void events_free(cairn_world *world)
 {
     free_retired(&world->events);
     array_free(&world->events.retired);
+    array_free(&world->events.owed_ends);
+    array_free(&world->events.owed_sensor_ends);
     array_free(&world->events.begins);
     array_free(&world->events.ends);
     array_free(&world->events.hits);
@@ -110,6 +112,64 @@ void events_contact_gone(cairn_world *world, const contact *c)
         events_sensor_end(world, c);
     else if (!c->is_sensor && c->touching)
         events_end(world, c);
+}
+
+/* Moves an array's events into its owed twin (emptied first), by swapping their buffers: the
+   twin's old buffer serves the next events. Each ARRAY(T) is a type of its own, so field by
+   field. */
+#define SWAP_INTO(owed, from)                                                                      \
+    do {                                                                                           \
+        __typeof__((owed)->data) data = (owed)->data;                                              \
+        int capacity = (owed)->capacity;                                                           \
+        (owed)->data = (from)->data;                                                               \
+        (owed)->count = (from)->count;                                                             \
+        (owed)->capacity = (from)->capacity;                                                       \
+        (from)->data = data;                                                                       \
+        (from)->count = 0;                                                                         \
+        (from)->capacity = capacity;                                                               \
+    } while (0)
+
+void events_owe(cairn_world *world)
+{
+    event_arrays *e = &world->events;
+    SWAP_INTO(&e->owed_ends, &e->ends);
+    SWAP_INTO(&e->owed_sensor_ends, &e->sensor_ends);
+}
+
+/* Whether the first event's pair comes before the second's (pairs are a < b; a sensor event
+   names the sensor first, which may be either). */
+static bool end_before(cairn_body_id a1, cairn_body_id b1, cairn_body_id a2, cairn_body_id b2)
+{
+    uint32_t low1 = a1.index < b1.index ? a1.index : b1.index;
+    uint32_t low2 = a2.index < b2.index ? a2.index : b2.index;
+    return body_pair_order(low1, a1.index ^ b1.index ^ low1, low2, a2.index ^ b2.index ^ low2) < 0;
+}
+
+/* Merges owed[0, owed_count) into events[first, count) (both in pair order; room for all of
+   them), from the back. */
+#define MERGE_OWED(events, owed, first, pair_a, pair_b)                                            \
+    do {                                                                                           \
+        int into = (events)->count + (owed)->count, k = (events)->count - 1;                       \
+        for (int o = (owed)->count - 1; o >= 0; --o) {                                             \
+            while (k >= (first) && end_before((owed)->data[o].pair_a, (owed)->data[o].pair_b,      \
+                                              (events)->data[k].pair_a, (events)->data[k].pair_b)) \
+                (events)->data[--into] = (events)->data[k--];                                      \
+            (events)->data[--into] = (owed)->data[o];                                              \
+        }                                                                                          \
+        (events)->count += (owed)->count;                                                          \
+        array_clear(owed);                                                                         \
+    } while (0)
+
+void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end)
+{
+    event_arrays *e = &world->events;
+    if (e->owed_ends.count > 0 && array_grow(&e->ends, e->ends.count + e->owed_ends.count))
+        MERGE_OWED(&e->ends, &e->owed_ends, first_end, body_a, body_b);
+    if (e->owed_sensor_ends.count > 0 &&
+        array_grow(&e->sensor_ends, e->sensor_ends.count + e->owed_sensor_ends.count))
+        MERGE_OWED(&e->sensor_ends, &e->owed_sensor_ends, first_sensor_end, sensor, visitor);
+    array_clear(&e->owed_ends); /* dropped when memory ran out: events are best effort */
+    array_clear(&e->owed_sensor_ends);
 }
 
 void events_hit(cairn_world *world, const contact *c)

@@ -810,8 +810,10 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
     /* publish the pairs of the restored boxes; the next step's changes are measured from them */
     broadphase_update_pairs(&w->broadphase);
     /* pairs still pending at the save (bodies made or moved after its last step) get the
-       contacts the saved world's next step would have made */
+       contacts the saved world's next step would have made; those it would have ended are
+       ended now, their end events owed to the next step, which the saved world's reported */
     contacts_reconcile(w);
+    events_owe(w);
 }
 
 bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)

@@ -34,6 +34,11 @@ typedef struct event_arrays {
     ARRAY(cairn_sensor_event) sensor_ends;
     ARRAY(cairn_joint_break_event) joint_breaks;
     ARRAY(cairn_body_exit_event) exits;
+    /* End events a restore owes the next step: contacts of pairs pending removal at the save (a
+       body moved or refiltered after its last step), which the saved world's next step would
+       have ended and reported; the restored broadphase never had those pairs. */
+    ARRAY(cairn_contact_end_event) owed_ends;
+    ARRAY(cairn_sensor_event) owed_sensor_ends;
 } event_arrays;
 
 struct cairn_world {
@@ -115,6 +120,11 @@ void body_set_awake(cairn_world *world, uint32_t index, bool awake);
 int contacts_collide(cairn_world *world, float dt);
 /* Event recording (events.c). */
 void events_clear(cairn_world *world);
+/* After a restore: the end events its reconciling made become owed to the next step. */
+void events_owe(cairn_world *world);
+/* In the step: the owed end events join those of the pairs it removed (from first_end and
+   first_sensor_end on), in pair order, as the saved world reported them. */
+void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end);
 void events_free(cairn_world *world);
 void events_begin(cairn_world *world, const contact *c);
 void events_end(cairn_world *world, const contact *c);
