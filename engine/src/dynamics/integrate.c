@@ -59,12 +59,21 @@ static vec3s positive_zeros(vec3s v)
     return (vec3s){{v.x + 0.0f, v.y + 0.0f, v.z + 0.0f}};
 }
 
+static versors positive_zeros_quat(versors q)
+{
+    return (versors){{q.x + 0.0f, q.y + 0.0f, q.z + 0.0f, q.w + 0.0f}};
+}
+
 void velocities_store(cairn_world *world, const body_velocity *velocities)
 {
     for (int k = 0; k < world->awake.count; ++k) {
         uint32_t i = world->awake.data[k];
-        world->bodies.data[i].linear_velocity = positive_zeros(velocities[i].linear);
-        world->bodies.data[i].angular_velocity = positive_zeros(velocities[i].angular);
+        body *b = &world->bodies.data[i];
+        b->linear_velocity = positive_zeros(velocities[i].linear);
+        b->angular_velocity = positive_zeros(velocities[i].angular);
+        b->transform.position = positive_zeros(b->transform.position);
+        b->transform.rotation = positive_zeros_quat(b->transform.rotation);
+        b->center = positive_zeros(b->center);
     }
 }
 

@@ -20,6 +20,8 @@ typedef struct body_velocity {
 } body_velocity;
 
 void velocities_load(const cairn_world *world, body_velocity *velocities);
+/* Writes the velocities back to the awake bodies, and makes every zero of their stored state
+   (velocities, transform, centre) +0: its sign may differ with the island groups. */
 void velocities_store(cairn_world *world, const body_velocity *velocities);
 /* The state of a body the step does not move (static, sleeping): at rest, inverse mass 0. */
 void velocities_rest(body_velocity *velocities, uint32_t index);
