@@ -125,8 +125,8 @@ Test(body_motion, a_huge_impulse_or_torque_is_held_to_the_speed_limits)
               (double)scene_length(v), (double)def.max_linear_speed);
     cr_expect(relative_error(v.x, 0.6 * def.max_linear_speed) < 1e-5, "v.x = %g", (double)v.x);
     cr_expect(relative_error(v.y, 0.8 * def.max_linear_speed) < 1e-5, "v.y = %g", (double)v.y);
-    cr_expect(relative_error(w.z, -def.max_angular_speed) < 1e-5, "w.z = %g, limit %g",
-              (double)w.z, (double)def.max_angular_speed);
+    cr_expect(relative_error(w.z, -def.max_angular_speed) < 1e-5, "w.z = %g, limit %g", (double)w.z,
+              (double)def.max_angular_speed);
     cairn_world_destroy(world);
 }
 

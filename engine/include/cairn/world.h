@@ -420,8 +420,8 @@ CAIRN_API size_t cairn_world_snapshot_size(const cairn_world *world);
 CAIRN_API bool cairn_world_snapshot(const cairn_world *world, void *buffer, size_t size);
 /* Restores a snapshot of this world: the world must have the same bodies (ids and types) as when
    it was saved (a snapshot carries no shapes; bodies a rollback may undo are best made in
-   advance and disabled, then enabled instead of created); joints are restored in full. Restoring and
-   stepping N times gives the cairn_world_state_hash that the saved world had after the same N
+   advance and disabled, then enabled instead of created); joints are restored in full. Restoring
+   and stepping N times gives the cairn_world_state_hash that the saved world had after the same N
    steps. A truncated, corrupt or foreign buffer: false, an error saying which, and the world
    unchanged. */
 CAIRN_API bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size);
