@@ -484,12 +484,19 @@ static bool gen_joint_settings(generator *g, op *o)
     return true;
 }
 
+/* o as an op of kind on a body pick_body finds among `types` (with the scenery or not): false
+   when there is none (gen_one then draws another op). */
+static bool aim(generator *g, op *o, op_kind kind, unsigned types, bool scenery)
+{
+    o->a = pick_body(g, types, scenery);
+    o->kind = kind;
+    return o->a >= 0;
+}
+
 static bool gen_velocity(generator *g, op *o)
 {
-    o->a = pick_body(g, MOVABLE_TYPES, false);
-    if (o->a < 0)
+    if (!aim(g, o, OP_VELOCITY, MOVABLE_TYPES, false))
         return false;
-    o->kind = OP_VELOCITY;
     bool kinematic = g->bodies[o->a].type == CAIRN_KINEMATIC;
     o->motion.linear = rng_vec(&g->r, kinematic ? 2.0f : 12.0f);
     o->motion.angular = rng_vec(&g->r, kinematic ? 1.0f : 8.0f);
@@ -500,10 +507,8 @@ static bool gen_velocity(generator *g, op *o)
 
 static bool gen_push(generator *g, op *o)
 {
-    o->a = pick_body(g, ANY_TYPE, false);
-    if (o->a < 0)
+    if (!aim(g, o, OP_PUSH, ANY_TYPE, false))
         return false;
-    o->kind = OP_PUSH;
     o->how = rng_int(&g->r, 4);
     /* a change of velocity (per second for a force or torque), which do_push turns into newtons
        through the body's mass or inertia: a game pushes by what a body weighs, and no call alone
@@ -517,10 +522,8 @@ static bool gen_push(generator *g, op *o)
    clamp: a game moves a jointed group whole). */
 static bool gen_teleport(generator *g, op *o)
 {
-    o->a = pick_body(g, ANY_TYPE, false);
-    if (o->a < 0 || g->bodies[o->a].joints > 0)
+    if (!aim(g, o, OP_TELEPORT, ANY_TYPE, false) || g->bodies[o->a].joints > 0)
         return false;
-    o->kind = OP_TELEPORT;
     const gen_body *b = &g->bodies[o->a];
     o->motion.xf.position = spawn_point(g, b->type, g->pal->reach[b->shape]);
     o->motion.xf.rotation = rng_rotation(&g->r);
@@ -529,20 +532,16 @@ static bool gen_teleport(generator *g, op *o)
 
 static bool gen_sleep(generator *g, op *o)
 {
-    o->a = pick_body(g, rng_chance(&g->r, 0.8f) ? DYNAMIC_ONLY : ANY_TYPE, false);
-    if (o->a < 0)
+    if (!aim(g, o, OP_SLEEP, rng_chance(&g->r, 0.8f) ? DYNAMIC_ONLY : ANY_TYPE, false))
         return false;
-    o->kind = OP_SLEEP;
     o->how = rng_int(&g->r, 4);
     return true;
 }
 
 static bool gen_filter(generator *g, op *o)
 {
-    o->a = pick_body(g, ANY_TYPE, false);
-    if (o->a < 0)
+    if (!aim(g, o, OP_FILTER, ANY_TYPE, false))
         return false;
-    o->kind = OP_FILTER;
     o->motion.layer = 1u << rng_int(&g->r, 3);
     o->motion.mask = rng_chance(&g->r, 0.5f) ? CAIRN_QUERY_ALL : ~(1u << rng_int(&g->r, 3));
     return true;
@@ -550,10 +549,8 @@ static bool gen_filter(generator *g, op *o)
 
 static bool gen_enable(generator *g, op *o)
 {
-    o->a = pick_body(g, ANY_TYPE, false);
-    if (o->a < 0)
+    if (!aim(g, o, OP_ENABLE, ANY_TYPE, false))
         return false;
-    o->kind = OP_ENABLE;
     o->how = !g->bodies[o->a].enabled || rng_chance(&g->r, 0.2f);
     g->bodies[o->a].enabled = o->how;
     return true;
@@ -561,10 +558,8 @@ static bool gen_enable(generator *g, op *o)
 
 static bool gen_tune(generator *g, op *o)
 {
-    o->a = pick_body(g, ANY_TYPE, false);
-    if (o->a < 0)
+    if (!aim(g, o, OP_TUNE, ANY_TYPE, false))
         return false;
-    o->kind = OP_TUNE;
     o->how = rng_int(&g->r, 3);
     o->motion.scale = o->how == 0   ? rng_float(&g->r, -0.5f, 2.0f)
                       : o->how == 1 ? rng_float(&g->r, 0.0f, 1.5f)
@@ -574,10 +569,8 @@ static bool gen_tune(generator *g, op *o)
 
 static bool gen_kinematic(generator *g, op *o)
 {
-    o->a = pick_body(g, 1u << CAIRN_KINEMATIC, true);
-    if (o->a < 0)
+    if (!aim(g, o, OP_KINEMATIC, 1u << CAIRN_KINEMATIC, true))
         return false;
-    o->kind = OP_KINEMATIC;
     o->motion.linear = v3(rng_float(&g->r, -0.05f, 0.05f), 0, rng_float(&g->r, -0.05f, 0.05f));
     return true;
 }
@@ -608,10 +601,9 @@ static bool gen_walk(generator *g, op *o)
 /* Only a free dynamic body: a joint would drag its partner along 1e6 m. */
 static bool gen_exit(generator *g, op *o)
 {
-    o->a = pick_body(g, DYNAMIC_ONLY, false);
-    if (o->a < 0 || g->bodies[o->a].joints > 0 || !g->bodies[o->a].enabled)
+    if (!aim(g, o, OP_EXIT, DYNAMIC_ONLY, false) || g->bodies[o->a].joints > 0 ||
+        !g->bodies[o->a].enabled)
         return false;
-    o->kind = OP_EXIT;
     o->motion.xf.position = spawn_point(g, CAIRN_DYNAMIC, g->pal->reach[g->bodies[o->a].shape]);
     o->motion.xf.rotation = glms_quat_identity();
     return true;

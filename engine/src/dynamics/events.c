@@ -157,7 +157,6 @@ static bool end_before(cairn_body_id a1, cairn_body_id b1, cairn_body_id a2, cai
             (events)->data[--into] = (owed)->data[o];                                              \
         }                                                                                          \
         (events)->count += (owed)->count;                                                          \
-        array_clear(owed);                                                                         \
     } while (0)
 
 void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end)
@@ -168,7 +167,7 @@ void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end)
     if (e->owed_sensor_ends.count > 0 &&
         array_grow(&e->sensor_ends, e->sensor_ends.count + e->owed_sensor_ends.count))
         MERGE_OWED(&e->sensor_ends, &e->owed_sensor_ends, first_sensor_end, sensor, visitor);
-    array_clear(&e->owed_ends); /* dropped when memory ran out: events are best effort */
+    array_clear(&e->owed_ends); /* paid, or dropped when memory ran out: best effort */
     array_clear(&e->owed_sensor_ends);
 }
 

@@ -331,9 +331,10 @@ static void destroy_joint(cairn_world *world, uint32_t index, bool refilter)
         refilter && !j->settings.collide_connected && j->body_a != JOINT_WORLD;
     j->alive = false;
     id_pool_free(&world->joint_ids, index, j->generation);
-    /* The slot keeps the pool's next generation: a snapshot rebuilds the pool from the slots, and
-       the destroyed joint's own generation there would make its id valid again. */
-    j->generation = world->joint_ids.slots.data[index].generation;
+    /* The slot keeps the pool's next generation (id_pool_free's bump): a snapshot rebuilds the
+       pool from the slots, and the destroyed joint's own generation there would make its id
+       valid again. */
+    j->generation = id_generation_next(j->generation);
 }
 
 void cairn_joint_destroy(cairn_world *world, cairn_joint_id id)

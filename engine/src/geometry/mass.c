@@ -304,10 +304,8 @@ static moments shape_moments(const cairn_shape *shape, double origin[3])
 
 float cairn_shape_volume(const cairn_shape *shape)
 {
-    if (shape == NULL) {
-        error_set("cairn_shape_volume: shape is NULL");
+    if (!shape_given(shape, "cairn_shape_volume"))
         return 0.0f;
-    }
     double origin[3];
     return (float)shape_moments(shape, origin).volume;
 }

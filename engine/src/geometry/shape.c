@@ -200,12 +200,6 @@ void cairn_shape_release(cairn_shape *shape)
     mem_free(shape, sizeof *shape);
 }
 
-/* The getters take NULL (cairn_body_shape gives it for a stale id): an error and a zero answer. */
-static bool shape_given(const cairn_shape *shape, const char *function)
-{
-    return shape != NULL || error_set("%s: shape is NULL", function);
-}
-
 cairn_shape_type cairn_shape_get_type(const cairn_shape *shape)
 {
     return shape_given(shape, "cairn_shape_get_type") ? shape->type : CAIRN_SHAPE_SPHERE;

@@ -5,6 +5,7 @@
 #include <cairn/shape.h>
 #include <stdatomic.h>
 
+#include "core/error.h"
 #include "geometry/hull.h"
 #include "geometry/mesh_bvh.h"
 #include "geometry/surface_materials.h"
@@ -106,5 +107,12 @@ void heightfield_destroy(cairn_shape *shape);
 
 /* How far the shape reaches from its own origin: the farthest corner of its local bounds. */
 float shape_reach(const cairn_shape *shape);
+
+/* The public getters take NULL (cairn_body_shape gives it for a stale id): false, with an error
+   naming function, and the getter answers zero. */
+static inline bool shape_given(const cairn_shape *shape, const char *function)
+{
+    return shape != NULL || error_set("%s: shape is NULL", function);
+}
 
 #endif

@@ -1,7 +1,6 @@
 /* Support mappings of every shape (core and full), and world bounds built from them. */
 #include "geometry/shape.h"
 
-#include "core/error.h"
 #include "core/xform.h"
 
 #include <math.h>
@@ -134,10 +133,8 @@ static cairn_aabb hull_core_bounds(const cairn_shape *shape, cairn_transform xf)
 
 cairn_aabb cairn_shape_bounds(const cairn_shape *shape, cairn_transform xf)
 {
-    if (shape == NULL) {
-        error_set("cairn_shape_bounds: shape is NULL");
+    if (!shape_given(shape, "cairn_shape_bounds"))
         return (cairn_aabb){glms_vec3_zero(), glms_vec3_zero()};
-    }
     cairn_aabb core;
     vec3s extent = glms_vec3_zero();
     switch (shape->type) {
