@@ -97,7 +97,8 @@ typedef struct joint_step {
     softness rigid_soft; /* the world's joint softness (or Baumgarte) for equality rows */
     softness relax_soft; /* in soft step's relax pass: no bias, except in calm trees */
     bool relaxing;       /* this pass is a relax pass */
-    bool direct;         /* the equality rows are the tree solve's (joint_tree.h): skip them */
+    bool direct;         /* the equality rows are the tree solve's or a block's (joint_tree.h,
+                            joint_block.h): the type skips them */
     bool baumgarte;      /* rigid mode: Baumgarte bias, no softness */
     bool positional;     /* a position pass (joint_solver.h): no motor, spring or friction */
 } joint_step;
@@ -116,6 +117,9 @@ typedef struct joint_ops {
     int (*equality_rows)(joint *j, const joint_step *s, joint_row *out);
     /* The type reads only the anchors: the substep leaves its frames unset. */
     bool frameless;
+    /* Its equality rows are two parts (the point and an angle lock, or the angle lock and the
+       rows across a slider): in the rigid modes the joint solver solves them as one block. */
+    bool coupled_parts;
 } joint_ops;
 
 extern const joint_ops joint_ball_ops, joint_hinge_ops, joint_slider_ops, joint_fixed_ops,

@@ -4,8 +4,9 @@
 
 static void ball_prepare(joint *j, joint_step *s)
 {
+    /* a spring's rows are the type's own, never a tree's or a block's */
     point_prepare(&j->point, &s->pair, s->r_a, s->r_b, glms_vec3_sub(s->anchor_b, s->anchor_a),
-                  !s->direct);
+                  !s->direct || j->settings.enable_spring);
 }
 
 static void ball_warm_start(joint *j, joint_step *s)

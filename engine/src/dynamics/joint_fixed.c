@@ -44,5 +44,6 @@ static void fixed_reaction(const joint *j, vec3s *linear, vec3s *angular)
     *angular = angle_impulse(&j->state.fixed.lock);
 }
 
-const joint_ops joint_fixed_ops = {fixed_prepare,  fixed_warm_start, fixed_solve,
-                                   fixed_position, fixed_reaction,   fixed_rows};
+const joint_ops joint_fixed_ops = {fixed_prepare,        fixed_warm_start, fixed_solve,
+                                   fixed_position,       fixed_reaction,   fixed_rows,
+                                   .coupled_parts = true};

@@ -54,5 +54,6 @@ static void hinge_reaction(const joint *j, vec3s *linear, vec3s *angular)
                              glms_vec3_scale(j->state.hinge.axis.angular_b, free_axis_impulse(j)));
 }
 
-const joint_ops joint_hinge_ops = {hinge_prepare,  hinge_warm_start, hinge_solve,
-                                   hinge_position, hinge_reaction,   hinge_rows};
+const joint_ops joint_hinge_ops = {hinge_prepare,        hinge_warm_start, hinge_solve,
+                                   hinge_position,       hinge_reaction,   hinge_rows,
+                                   .coupled_parts = true};

@@ -67,5 +67,6 @@ static void slider_reaction(const joint *j, vec3s *linear, vec3s *angular)
     *angular = angle_impulse(&sl->lock);
 }
 
-const joint_ops joint_slider_ops = {slider_prepare,  slider_warm_start, slider_solve,
-                                    slider_position, slider_reaction,   slider_rows};
+const joint_ops joint_slider_ops = {slider_prepare,       slider_warm_start, slider_solve,
+                                    slider_position,      slider_reaction,   slider_rows,
+                                    .coupled_parts = true};

@@ -5,6 +5,7 @@
 
 #include "dynamics/graph_color.h"
 #include "dynamics/integrate.h"
+#include "dynamics/joint_block.h"
 #include "dynamics/joint_tree.h"
 
 #include "core/team.h"
@@ -28,8 +29,10 @@ typedef struct joint_solver {
     uint32_t *active;          /* their joint indices */
     int count;
     float h;
-    /* The joints whose equality rows the tree solve takes (joint_tree.h). */
-    tree_joint *rows; /* per active joint */
+    /* Each active joint's equality rows: the tree solve's (joint_tree.h) when it is in a tree,
+       else one block of the passes (joint_block.h). */
+    tree_joint *rows;
+    joint_block *blocks; /* per active joint: the factored block of a joint outside trees */
     uint32_t (*bodies)[2];
     bool *in_tree;
     joint_tree tree;

@@ -10,6 +10,7 @@
    world has one body: it is made the root of its tree, so that every joint node is eliminated
    after one of its bodies and its block stays invertible even when rigid (G = 0). */
 #include "dynamics/joint_tree.h"
+#include "dynamics/small_ldl.h"
 
 #include <string.h>
 
@@ -31,95 +32,6 @@ struct tree_numbers {
     double to_parent[36]; /* D^-1 H(node, parent): dim x parent dim */
     double x[6];
 };
-
-/* ---- small dense matrices, row-major, double ---- */
-
-/* The small dense kernels are written once for any n and stamped out for the sizes that
-   occur most (a body's 6, a ball joint's 3): with n known the compiler unrolls the loops, and
-   the tree's factor and solve spend most of their time here. The order of the operations is
-   the same whatever the size, so are the results. */
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-
-/* Factors the symmetric definite (positive or negative) n x n matrix a in place as L D L^T,
-   without pivoting: every block of the elimination is definite (bodies' articulated inertias
-   positive, joints' Schur complements negative). A vanishing pivot (a row with no body to act
-   on) is stored as 0, and ldl_solve_n then gives 0 for it. */
-ALWAYS_INLINE void ldl_factor_n(double *a, int n)
-{
-    for (int j = 0; j < n; ++j) {
-        double pivot = a[j * n + j];
-        for (int k = 0; k < j; ++k)
-            pivot -= a[j * n + k] * a[j * n + k] * a[k * n + k];
-        bool singular = !(__builtin_fabs(pivot) > 1e-300);
-        a[j * n + j] = singular ? 0.0 : pivot;
-        for (int i = j + 1; i < n; ++i) {
-            double sum = a[i * n + j];
-            for (int k = 0; k < j; ++k)
-                sum -= a[i * n + k] * a[j * n + k] * a[k * n + k];
-            a[i * n + j] = singular ? 0.0 : sum / pivot;
-        }
-    }
-}
-
-static void ldl_factor(double *a, int n)
-{
-    switch (n) {
-    case 3:
-        ldl_factor_n(a, 3);
-        break;
-    case 6:
-        ldl_factor_n(a, 6);
-        break;
-    default:
-        ldl_factor_n(a, n);
-    }
-}
-
-/* Two doubles side by side (one SSE2 register): two columns of a solve at once. */
-typedef double column_pair __attribute__((vector_size(16)));
-
-/* x = D^-1 x with the factors of ldl_factor for column c of x (n rows of `columns`) and, when
-   there is one, column c + 1, side by side: each lane sees the same operations in the same
-   order as a column alone (an absent column's lane holds zeros). */
-ALWAYS_INLINE void ldl_solve_pair_n(const double *f, int n, double *x, int columns, int c)
-{
-    bool two = c + 1 < columns;
-    column_pair y[6]; /* n <= 6: a body's rows, or a joint's (JOINT_MAX_ROWS) */
-    for (int i = 0; i < n; ++i)
-        y[i] = (column_pair){x[i * columns + c], two ? x[i * columns + c + 1] : 0.0};
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < i; ++k)
-            y[i] -= f[i * n + k] * y[k];
-    for (int i = 0; i < n; ++i) {
-        double pivot = f[i * n + i];
-        y[i] = pivot != 0.0 ? y[i] / pivot : (column_pair){0.0, 0.0};
-    }
-    for (int i = n - 1; i >= 0; --i)
-        for (int k = i + 1; k < n; ++k)
-            y[i] -= f[k * n + i] * y[k];
-    for (int i = 0; i < n; ++i) {
-        x[i * columns + c] = y[i][0];
-        if (two)
-            x[i * columns + c + 1] = y[i][1];
-    }
-}
-
-/* x = D^-1 x for every column of x (n x columns, row-major), two columns at a time. */
-ALWAYS_INLINE void ldl_solve_n(const double *f, int n, double *x, int columns)
-{
-    for (int c = 0; c < columns; c += 2)
-        ldl_solve_pair_n(f, n, x, columns, c);
-}
-
-/* The inverse of a small symmetric definite matrix (the bodies' inertia). */
-static void invert(double *a, int n, double *out)
-{
-    ldl_factor(a, n);
-    for (int c = 0; c < n; ++c)
-        for (int i = 0; i < n; ++i)
-            out[i * n + c] = i == c ? 1.0 : 0.0;
-    ldl_solve_n(a, n, out, n);
-}
 
 /* ---- the blocks of H ---- */
 
@@ -158,7 +70,7 @@ static void mass_block(const joint_body_state *b, double *out)
     for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c)
             inverse_inertia[r * 3 + c] = (double)b->inverse_inertia.raw[c][r];
-    invert(inverse_inertia, 3, inertia);
+    ldl_invert(inverse_inertia, 3, inertia);
     for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c)
             out[(3 + r) * 6 + 3 + c] = inertia[r * 3 + c];

@@ -1,0 +1,108 @@
+/* One joint's equality rows as one block (joint_block.h), in double like the tree solve: K of a
+   far anchor has entries r^2/I times its smallest ones. */
+#include "dynamics/joint_block.h"
+#include "dynamics/small_ldl.h"
+
+/* One side's velocity change for an impulse (linear, angular) on it: (m p, A t). */
+static void side_response(const joint_body_state *side, const double *push, double *out)
+{
+    for (int k = 0; k < 3; ++k)
+        out[k] = (double)side->inverse_mass * push[k];
+    for (int k = 0; k < 3; ++k) {
+        double sum = 0.0;
+        for (int c = 0; c < 3; ++c)
+            sum += (double)side->inverse_inertia.raw[c][k] * push[3 + c];
+        out[3 + k] = sum;
+    }
+}
+
+/* The kernels below are written for any n and stamped out for the two sizes that occur (a
+   hinge's or slider's 5 rows, a weld's 6): with n known the compiler unrolls them. */
+ALWAYS_INLINE void factor_n(joint_block *block, const tree_joint *rows, int n)
+{
+    const joint_body_state *sides[2] = {&rows->pair->a, &rows->pair->b};
+    double *k = block->factors;
+    for (int i = 0; i < n * n; ++i)
+        k[i] = 0.0;
+    for (int s = 0; s < 2; ++s) {
+        if (!(sides[s]->inverse_mass > 0.0f)) /* a side that does not move adds nothing */
+            continue;
+        for (int j = 0; j < n; ++j) {
+            double unit[6], response[6];
+            for (int c = 0; c < 6; ++c)
+                unit[c] = (double)rows->rows[j].jacobian[s * 6 + c];
+            side_response(sides[s], unit, response);
+            for (int i = j; i < n; ++i) { /* the lower triangle is all L D L^T reads */
+                const float *row = &rows->rows[i].jacobian[s * 6];
+                for (int c = 0; c < 6; ++c)
+                    k[i * n + j] += (double)row[c] * response[c];
+            }
+        }
+    }
+    ldl_factor_n(k, n);
+}
+
+void joint_block_factor(joint_block *block, const tree_joint *rows)
+{
+    if (rows->count == 5)
+        factor_n(block, rows, 5);
+    else if (rows->count == 6)
+        factor_n(block, rows, 6);
+    else
+        factor_n(block, rows, rows->count);
+}
+
+/* M^-1 J^T impulse on one side: a side the step does not move is never written (joints of the
+   same colour on other workers may read it). */
+ALWAYS_INLINE void apply_side_n(const joint_body_state *side, const tree_joint *rows, int s,
+                                const float *impulse, int n)
+{
+    if (!(side->inverse_mass > 0.0f))
+        return;
+    double push[6] = {0};
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < 6; ++c)
+            push[c] += (double)rows->rows[r].jacobian[s * 6 + c] * (double)impulse[r];
+    double change[6];
+    side_response(side, push, change);
+    body_velocity *v = side->velocity;
+    v->linear =
+        glms_vec3_add(v->linear, (vec3s){{(float)change[0], (float)change[1], (float)change[2]}});
+    v->angular =
+        glms_vec3_add(v->angular, (vec3s){{(float)change[3], (float)change[4], (float)change[5]}});
+}
+
+ALWAYS_INLINE void solve_n(const joint_block *block, tree_joint *rows, softness soft, int n)
+{
+    /* J v + bias for each row */
+    const body_velocity *va = rows->pair->a.velocity, *vb = rows->pair->b.velocity;
+    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
+                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
+                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
+    double x[JOINT_MAX_ROWS];
+    for (int r = 0; r < n; ++r) {
+        double jv = 0.0;
+        for (int k = 0; k < 12; ++k)
+            jv += (double)rows->rows[r].jacobian[k] * (double)v[k];
+        x[r] = jv + (double)soft.bias_rate * (double)rows->rows[r].error;
+    }
+    ldl_solve_n(block->factors, n, x, 1);
+    float impulse[JOINT_MAX_ROWS];
+    for (int r = 0; r < n; ++r) {
+        float *kept = rows->rows[r].impulse;
+        impulse[r] = (float)(-(double)soft.mass_scale * x[r]) - soft.impulse_scale * *kept;
+        *kept += impulse[r];
+    }
+    apply_side_n(&rows->pair->a, rows, 0, impulse, n);
+    apply_side_n(&rows->pair->b, rows, 1, impulse, n);
+}
+
+void joint_block_solve(const joint_block *block, tree_joint *rows, softness soft)
+{
+    if (rows->count == 5)
+        solve_n(block, rows, soft, 5);
+    else if (rows->count == 6)
+        solve_n(block, rows, soft, 6);
+    else
+        solve_n(block, rows, soft, rows->count);
+}
