@@ -149,6 +149,8 @@ CAIRN_API bool cairn_body_id_equal(cairn_body_id a, cairn_body_id b);
 CAIRN_API cairn_transform cairn_body_transform(const cairn_world *world, cairn_body_id body);
 CAIRN_API vec3s cairn_body_linear_velocity(const cairn_world *world, cairn_body_id body);
 CAIRN_API vec3s cairn_body_angular_velocity(const cairn_world *world, cairn_body_id body);
+/* An impulse, N s, at a world point: changes the velocities at once and wakes the body. Static,
+   kinematic and disabled bodies ignore it (no error), as they ignore forces. */
 CAIRN_API void cairn_body_apply_impulse(cairn_world *world, cairn_body_id body, vec3s impulse,
                                         vec3s world_point);
 CAIRN_API bool cairn_body_is_awake(const cairn_world *world, cairn_body_id body);
@@ -288,7 +290,8 @@ CAIRN_API bool cairn_body_apply_force(cairn_world *world, cairn_body_id body, ve
                                       vec3s world_point);
 /* A torque, N m (world axes), for the next step; accumulates like forces. */
 CAIRN_API bool cairn_body_apply_torque(cairn_world *world, cairn_body_id body, vec3s torque);
-/* An angular impulse, N m s (world axes): changes the angular velocity at once by I^-1 L. */
+/* An angular impulse, N m s (world axes): changes the angular velocity at once by I^-1 L.
+   Ignored by static, kinematic and disabled bodies, like cairn_body_apply_impulse. */
 CAIRN_API bool cairn_body_apply_angular_impulse(cairn_world *world, cairn_body_id body,
                                                 vec3s impulse);
 /* Kinematic bodies only: sets the linear and angular velocity that bring the body to target in

@@ -205,8 +205,8 @@ void cairn_body_apply_impulse(cairn_world *world, cairn_body_id id, vec3s impuls
         error_set("cairn_body_apply_impulse: impulse and point must be finite");
         return;
     }
-    if (b->type != CAIRN_DYNAMIC)
-        return;
+    if (b->type != CAIRN_DYNAMIC || !b->enabled)
+        return; /* as forces: a disabled body would keep the push for its re-enable */
     islands_wake(world, id.index);
     b->linear_velocity =
         glms_vec3_add(b->linear_velocity, glms_vec3_scale(impulse, b->inverse_mass));

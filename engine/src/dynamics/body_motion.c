@@ -151,8 +151,8 @@ bool cairn_body_apply_angular_impulse(cairn_world *world, cairn_body_id id, vec3
     body *b = world_body(world, id, function);
     if (b == NULL || !check_finite(function, "impulse", impulse))
         return false;
-    if (b->type != CAIRN_DYNAMIC)
-        return true;
+    if (b->type != CAIRN_DYNAMIC || !b->enabled)
+        return true; /* as forces: a disabled body would keep the push for its re-enable */
     islands_wake(world, id.index);
     b->angular_velocity =
         glms_vec3_add(b->angular_velocity, glms_mat3_mulv(b->inverse_inertia, impulse));
