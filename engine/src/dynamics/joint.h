@@ -6,6 +6,7 @@
 
 #include <cairn/joint.h>
 
+#include "dynamics/joint_block.h"
 #include "dynamics/joint_rows.h"
 #include "dynamics/joint_tree.h"
 #include "dynamics/world_state.h"
@@ -101,6 +102,12 @@ typedef struct joint_step {
                             joint_block.h): the type skips them */
     bool baumgarte;      /* rigid mode: Baumgarte bias, no softness */
     bool positional;     /* a position pass (joint_solver.h): no motor, spring or friction */
+    /* In the rigid modes, the joint's equality rows as one factored block (joint_block.h),
+       which its free axis's rows are solved against; NULL otherwise. */
+    const joint_block *block;
+    const tree_joint *block_rows;
+    block_coupling coupling; /* of the free axis to the block, once a substep (joint_block.h) */
+    bool coupled;            /* coupling is this substep's */
 } joint_step;
 
 /* The per-type half of the solver interface. prepare reads the frames of the substep and sets

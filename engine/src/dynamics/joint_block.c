@@ -16,6 +16,21 @@ static void side_response(const joint_body_state *side, const double *push, doub
     }
 }
 
+/* The rates of the block's rows now (J v + bias). */
+static void block_rates(const tree_joint *rows, float bias_rate, double *out)
+{
+    const body_velocity *va = rows->pair->a.velocity, *vb = rows->pair->b.velocity;
+    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
+                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
+                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
+    for (int r = 0; r < rows->count; ++r) {
+        double jv = 0.0;
+        for (int k = 0; k < 12; ++k)
+            jv += (double)rows->rows[r].jacobian[k] * (double)v[k];
+        out[r] = jv + (double)bias_rate * (double)rows->rows[r].error;
+    }
+}
+
 /* The kernels below are written for any n and stamped out for the two sizes that occur (a
    hinge's or slider's 5 rows, a weld's 6): with n known the compiler unrolls them. */
 ALWAYS_INLINE void factor_n(joint_block *block, const tree_joint *rows, int n)
@@ -74,18 +89,8 @@ ALWAYS_INLINE void apply_side_n(const joint_body_state *side, const tree_joint *
 
 ALWAYS_INLINE void solve_n(const joint_block *block, tree_joint *rows, softness soft, int n)
 {
-    /* J v + bias for each row */
-    const body_velocity *va = rows->pair->a.velocity, *vb = rows->pair->b.velocity;
-    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
-                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
-                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
     double x[JOINT_MAX_ROWS];
-    for (int r = 0; r < n; ++r) {
-        double jv = 0.0;
-        for (int k = 0; k < 12; ++k)
-            jv += (double)rows->rows[r].jacobian[k] * (double)v[k];
-        x[r] = jv + (double)soft.bias_rate * (double)rows->rows[r].error;
-    }
+    block_rates(rows, soft.bias_rate, x);
     ldl_solve_n(block->factors, n, x, 1);
     float impulse[JOINT_MAX_ROWS];
     for (int r = 0; r < n; ++r) {
@@ -105,4 +110,62 @@ void joint_block_solve(const joint_block *block, tree_joint *rows, softness soft
         solve_n(block, rows, soft, 6);
     else
         solve_n(block, rows, soft, rows->count);
+}
+
+void joint_block_couple(const joint_block *block, const tree_joint *rows, const axis_row *row,
+                        block_coupling *out)
+{
+    int n = rows->count;
+    const joint_body_state *sides[2] = {&rows->pair->a, &rows->pair->b};
+    /* the row as J = (-linear, -angular_a, linear, angular_b), like the block's rows */
+    double row_jacobian[12];
+    for (int c = 0; c < 3; ++c) {
+        row_jacobian[c] = -(double)row->linear.raw[c];
+        row_jacobian[3 + c] = -(double)row->angular_a.raw[c];
+        row_jacobian[6 + c] = (double)row->linear.raw[c];
+        row_jacobian[9 + c] = (double)row->angular_b.raw[c];
+    }
+    double k_row = 0.0, held[JOINT_MAX_ROWS] = {0};
+    for (int s = 0; s < 2; ++s) {
+        if (!(sides[s]->inverse_mass > 0.0f))
+            continue;
+        double response[6];
+        side_response(sides[s], &row_jacobian[s * 6], response);
+        for (int c = 0; c < 6; ++c)
+            k_row += row_jacobian[s * 6 + c] * response[c];
+        for (int r = 0; r < n; ++r)
+            for (int c = 0; c < 6; ++c)
+                held[r] += (double)rows->rows[r].jacobian[s * 6 + c] * response[c];
+    }
+    double schur = k_row;
+    double k_block[JOINT_MAX_ROWS];
+    for (int r = 0; r < n; ++r)
+        k_block[r] = held[r];
+    ldl_solve_n(block->factors, n, held, 1);
+    for (int r = 0; r < n; ++r)
+        schur -= k_block[r] * held[r];
+    /* a row the block (nearly) fixes cannot move: as a row with no body to act on */
+    out->mass = schur > 1e-9 * k_row ? (float)(1.0 / schur) : 0.0f;
+    double held_error = 0.0;
+    for (int k = 0; k < 12; ++k) {
+        double projected = row_jacobian[k];
+        for (int r = 0; r < n; ++r)
+            projected -= held[r] * (double)rows->rows[r].jacobian[k];
+        out->jacobian[k] = (float)projected;
+    }
+    for (int r = 0; r < n; ++r)
+        held_error += held[r] * (double)rows->rows[r].error;
+    out->held_error = (float)held_error;
+}
+
+float joint_block_rate(const block_coupling *coupling, const joint_pair *pair, float bias_rate)
+{
+    const body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
+    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
+                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
+                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
+    double rate = -(double)bias_rate * (double)coupling->held_error;
+    for (int k = 0; k < 12; ++k)
+        rate += (double)coupling->jacobian[k] * (double)v[k];
+    return (float)rate;
 }

@@ -32,7 +32,8 @@ static void distance_solve(joint *j, joint_step *s)
 {
     joint_distance_state *ds = &j->state.distance;
     if (keeps_rest_length(j) && !s->direct)
-        row_solve_equality(&ds->axis, &s->pair, &ds->rigid_impulse, ds->length - ds->rest_length,
+        row_solve_equality(&ds->axis, &s->pair, axis_row_velocity(&ds->axis, &s->pair),
+                           &ds->rigid_impulse, ds->length - ds->rest_length,
                            joint_equality_soft(s));
     else if (!keeps_rest_length(j))
         free_axis_solve(j, s, &ds->axis, ds->length);

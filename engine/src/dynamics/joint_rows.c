@@ -280,18 +280,17 @@ void axis_row_apply(const axis_row *row, joint_pair *pair, float impulse)
     }
 }
 
-void row_solve_equality(const axis_row *row, joint_pair *pair, float *impulse, float error,
-                        softness soft)
+void row_solve_equality(const axis_row *row, joint_pair *pair, float rate, float *impulse,
+                        float error, softness soft)
 {
-    float cdot = axis_row_velocity(row, pair);
-    float delta = -soft.mass_scale * row->mass * (cdot + soft.bias_rate * error) -
+    float delta = -soft.mass_scale * row->mass * (rate + soft.bias_rate * error) -
                   soft.impulse_scale * *impulse;
     *impulse += delta;
     axis_row_apply(row, pair, delta);
 }
 
-void row_solve_limit(const axis_row *row, joint_pair *pair, float *impulse, float c, float sign,
-                     float inverse_h, softness soft)
+void row_solve_limit(const axis_row *row, joint_pair *pair, float rate, float *impulse, float c,
+                     float sign, float inverse_h, softness soft)
 {
     float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
     if (c > 0.0f) {
@@ -301,8 +300,7 @@ void row_solve_limit(const axis_row *row, joint_pair *pair, float *impulse, floa
         mass_scale = soft.mass_scale;
         impulse_scale = soft.impulse_scale;
     }
-    float cdot = sign * axis_row_velocity(row, pair);
-    float delta = -mass_scale * row->mass * (cdot + bias) - impulse_scale * *impulse;
+    float delta = -mass_scale * row->mass * (sign * rate + bias) - impulse_scale * *impulse;
     float total = *impulse + delta > 0.0f ? *impulse + delta : 0.0f;
     delta = total - *impulse;
     *impulse = total;
@@ -311,11 +309,10 @@ void row_solve_limit(const axis_row *row, joint_pair *pair, float *impulse, floa
         axis_row_apply(row, pair, sign * delta);
 }
 
-void row_solve_motor(const axis_row *row, joint_pair *pair, float *impulse, float speed,
+void row_solve_motor(const axis_row *row, joint_pair *pair, float rate, float *impulse, float speed,
                      float max_impulse)
 {
-    float cdot = axis_row_velocity(row, pair);
-    float total = *impulse - row->mass * (cdot - speed);
+    float total = *impulse - row->mass * (rate - speed);
     total = total > max_impulse ? max_impulse : (total < -max_impulse ? -max_impulse : total);
     float delta = total - *impulse;
     *impulse = total;

@@ -76,16 +76,18 @@ axis_row axis_row_linear(const joint_pair *pair, vec3s d, vec3s arm_a, vec3s r_b
 float axis_row_velocity(const axis_row *row, const joint_pair *pair);
 void axis_row_apply(const axis_row *row, joint_pair *pair, float impulse);
 
+/* The solves below take the coordinate's rate (axis_row_velocity, or what the caller knows
+   better: joint_free_axis.c's rate with the joint's block held) and move it with row->mass. */
 /* An equality row: error -> 0, softened by soft. */
-void row_solve_equality(const axis_row *row, joint_pair *pair, float *impulse, float error,
-                        softness soft);
+void row_solve_equality(const axis_row *row, joint_pair *pair, float rate, float *impulse,
+                        float error, softness soft);
 /* An inequality row: keeps c = sign * (coordinate - bound) >= 0 with impulse >= 0 (applied
    along sign * row). A positive c is closed at most in one substep (speculative); a negative
    one is corrected by soft. */
-void row_solve_limit(const axis_row *row, joint_pair *pair, float *impulse, float c, float sign,
-                     float inverse_h, softness soft);
+void row_solve_limit(const axis_row *row, joint_pair *pair, float rate, float *impulse, float c,
+                     float sign, float inverse_h, softness soft);
 /* Drives the coordinate's rate to speed with |impulse| <= max_impulse. */
-void row_solve_motor(const axis_row *row, joint_pair *pair, float *impulse, float speed,
+void row_solve_motor(const axis_row *row, joint_pair *pair, float rate, float *impulse, float speed,
                      float max_impulse);
 
 #endif

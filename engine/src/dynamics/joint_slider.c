@@ -37,8 +37,8 @@ static void slider_solve(joint *j, joint_step *s)
         return;
     angle_solve(&sl->lock, &s->pair, joint_equality_soft(s));
     for (int k = 0; k < 2; ++k)
-        row_solve_equality(&sl->across[k], &s->pair, &sl->across_impulse[k], sl->across_error[k],
-                           joint_equality_soft(s));
+        row_solve_equality(&sl->across[k], &s->pair, axis_row_velocity(&sl->across[k], &s->pair),
+                           &sl->across_impulse[k], sl->across_error[k], joint_equality_soft(s));
 }
 
 static int slider_rows(joint *j, const joint_step *s, joint_row *out)

@@ -220,12 +220,13 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
     js->blocks = arena_push(&world->scratch, sizeof(joint_block) * n, "joint blocks");
     js->bodies = arena_push(&world->scratch, sizeof(uint32_t[2]) * n, "joint bodies");
     js->in_tree = arena_push(&world->scratch, sizeof(bool) * n, "joints in trees");
+    js->alone = arena_push(&world->scratch, sizeof(bool) * n, "joints alone in trees");
     js->order = arena_push(&world->scratch, sizeof(uint32_t) * n, "joint order");
     js->group_count = group_of && group_count > 0 ? group_count : 1;
     js->groups =
         arena_push(&world->scratch, sizeof(joint_group) * (size_t)js->group_count, "joint groups");
     if (!js->active || !js->steps || !js->rows || !js->blocks || !js->bodies || !js->in_tree ||
-        !js->order || !js->groups) {
+        !js->alone || !js->order || !js->groups) {
         joints_end(js); /* no memory: the joints sit this step out */
         return;
     }
@@ -237,7 +238,7 @@ void joints_begin(joint_solver *js, cairn_world *world, team *t, body_velocity *
         rest_if_still(js, j->body_b);
         js->bodies[js->count][0] = j->body_a;
         js->bodies[js->count][1] = j->body_b;
-        js->in_tree[js->count] = false;
+        js->in_tree[js->count] = js->alone[js->count] = false;
         if (!world->def.solver.warm_starting) /* the step starts from zero impulses */
             joint_reset_impulses(j);
         js->active[js->count++] = (uint32_t)i;
@@ -347,10 +348,20 @@ static bool solves_blocks(const joint_solver *js, const joint *j)
            joint_ops_of(j->type)->coupled_parts;
 }
 
+/* Factors joint k's block (its rows are set) and lends it to the type's free axis. */
+static void factor_block(joint_solver *js, uint32_t k)
+{
+    joint_block_factor(&js->blocks[k], &js->rows[k]);
+    js->steps[k].block = &js->blocks[k];
+    js->steps[k].block_rows = &js->rows[k];
+    js->steps[k].coupled = false;
+}
+
 /* Each joint alone: its frames, rows and masses at the current poses, and the block of a joint
-   the passes solve as one. The type solves the equality rows unless the tree solve or a block
-   takes them (direct). Until the trees are found at the first substep, they are guessed as in
-   the last step (find_trees mends the guess). */
+   the passes solve as one (in a tree too when it has rows besides, which are solved against
+   it: exact for a joint alone in its tree). The type solves the equality rows unless the tree solve
+   or a block takes them (direct). Until the trees are found at the first substep, they are guessed
+   as in the last step (find_trees mends the guess). */
 static void stage_prepare(void *context, int start, int end, int worker)
 {
     (void)worker;
@@ -369,6 +380,7 @@ static void stage_prepare(void *context, int start, int end, int worker)
         bool in_tree = js->tree_built ? js->in_tree[k] : j->was_in_tree;
         bool block = solves_blocks(js, j) && !in_tree;
         s->direct = in_tree || block;
+        s->block = NULL;
         const joint_ops *ops = joint_ops_of(j->type);
         ops->prepare(j, s);
         tree_joint *rows = &js->rows[k];
@@ -382,8 +394,14 @@ static void stage_prepare(void *context, int start, int end, int worker)
             rows->count = 0;
         else if (!js->tree_built || in_tree || block)
             rows->count = ops->equality_rows(j, s, rows->rows);
-        if (block && rows->count > 0)
-            joint_block_factor(&js->blocks[k], rows);
+        /* a joint alone in its tree: its free axis against its own rows is exact (a pendulum
+           with a limit: in Baumgarte mode, solved alone, its box 2 m out reached 760 m/s); in a
+           larger tree its own rows are not what the tree solve does (a guess until the trees
+           are found) */
+        bool lone = js->tree_built ? js->alone[k] : in_tree;
+        bool factored = block || (solves_blocks(js, j) && lone && has_free_rows(j));
+        if (factored && rows->count > 0)
+            factor_block(js, k);
     }
 }
 
@@ -416,17 +434,21 @@ static void find_trees(joint_solver *js, const int *group_of)
     if (js->world->def.solver.joint_trees)
         joint_tree_build(&js->tree, &js->world->scratch, js->world->bodies.count, js->rows,
                          (const uint32_t(*)[2])js->bodies, js->count, js->touching,
-                         js->in_tree);    /* else no joint is in a tree (joints_begin) */
+                         js->in_tree); /* else no joint is in a tree (joints_begin) */
+    if (js->world->def.solver.joint_trees)
+        joint_tree_mark_alone(&js->tree, js->alone);
     for (int k = 0; k < js->count; ++k) { /* the rows outside trees are soft */
         set_softness(js, k, js->steps[k].rigid_soft);
         joint *j = &js->world->joints.data[js->active[k]];
         if (j->was_in_tree && !js->in_tree[k]) { /* guessed wrong: it needs its masses */
             js->steps[k].direct = solves_blocks(js, j);
-            if (js->steps[k].direct && js->rows[k].count > 0)
-                joint_block_factor(&js->blocks[k], &js->rows[k]);
+            if (js->steps[k].direct && js->rows[k].count > 0 && !js->steps[k].block)
+                factor_block(js, k);
             else if (!js->steps[k].direct)
                 joint_ops_of(j->type)->prepare(j, &js->steps[k]);
         }
+        if (js->in_tree[k] && !js->alone[k]) /* guessed alone: its tree is larger */
+            js->steps[k].block = NULL;
         j->was_in_tree = js->in_tree[k];
         js->tree_iterates |= js->in_tree[k] && has_free_rows(j);
     }
@@ -440,6 +462,7 @@ static void find_trees(joint_solver *js, const int *group_of)
         if (trees > 0)
             joint_tree_free(&js->tree, &js->world->scratch);
         memset(js->in_tree, 0, (size_t)js->count);
+        memset(js->alone, 0, (size_t)js->count);
         return;
     }
     for (int i = 0; i < trees; ++i) /* the counts first, in tree_end */
@@ -561,12 +584,15 @@ static void correct_joint(joint_solver *js, uint32_t k, body_motion *moved)
     ops->prepare(&j, &s);
     tree_joint rows = {.pair = &s.pair};
     rows.count = as_block ? ops->equality_rows(&j, &s, rows.rows) : 0;
-    ops->solve(&j, &s);
+    joint_block block;
     if (rows.count > 0) {
-        joint_block block;
         joint_block_factor(&block, &rows);
-        joint_block_solve(&block, &rows, s.rigid_soft);
+        s.block = &block;
+        s.block_rows = &rows;
     }
+    ops->solve(&j, &s);
+    if (rows.count > 0)
+        joint_block_solve(&block, &rows, s.rigid_soft);
     if (v_a.inverse_mass > 0.0f)
         shift_body(js, kept->body_a, &v_a, moved);
     if (v_b.inverse_mass > 0.0f)
@@ -613,9 +639,9 @@ void joints_end(joint_solver *js)
     if (js->group_trees)
         arena_pop(&js->world->scratch, js->group_trees);
     joint_tree_free(&js->tree, &js->world->scratch);
-    void *pushed[] = {js->groups, js->order, js->in_tree, js->bodies,
-                      js->blocks, js->rows,  js->steps,   js->active};
-    for (int i = 0; i < 8; ++i)
+    void *pushed[] = {js->groups, js->order, js->alone, js->in_tree, js->bodies,
+                      js->blocks, js->rows,  js->steps, js->active};
+    for (size_t i = 0; i < sizeof pushed / sizeof pushed[0]; ++i)
         if (pushed[i])
             arena_pop(&js->world->scratch, pushed[i]);
     js->group_trees = NULL;
@@ -623,6 +649,7 @@ void joints_end(joint_solver *js)
     js->group = NULL;
     js->order = NULL;
     js->in_tree = NULL;
+    js->alone = NULL;
     js->bodies = NULL;
     js->rows = NULL;
     js->blocks = NULL;

@@ -35,6 +35,7 @@ typedef struct joint_solver {
     joint_block *blocks; /* per active joint: the factored block of a joint outside trees */
     uint32_t (*bodies)[2];
     bool *in_tree;
+    bool *alone; /* in a tree as its only joint (joint_tree_mark_alone) */
     joint_tree tree;
     bool tree_built; /* after joints_begin's first prepare, which finds the trees */
     /* Whether the tree solve runs in every pass: only when rows outside it (limits, motors,

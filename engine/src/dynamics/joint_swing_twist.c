@@ -49,13 +49,13 @@ static void swing_twist_solve(joint *j, joint_step *s)
     softness soft = joint_equality_soft(s);
     if (d->enable_motor)
         angle_solve_friction(&st->friction, &s->pair, d->max_motor_force * s->h);
-    row_solve_limit(&st->swing, &s->pair, &st->swing_impulse, d->cone_angle - st->swing_angle,
-                    -1.0f, s->inverse_h, soft);
+    row_solve_limit(&st->swing, &s->pair, axis_row_velocity(&st->swing, &s->pair),
+                    &st->swing_impulse, d->cone_angle - st->swing_angle, -1.0f, s->inverse_h, soft);
     if (d->enable_limit) {
-        row_solve_limit(&st->twist, &s->pair, &j->free_axis.lower, st->twist_angle - d->lower, 1.0f,
-                        s->inverse_h, soft);
-        row_solve_limit(&st->twist, &s->pair, &j->free_axis.upper, d->upper - st->twist_angle,
-                        -1.0f, s->inverse_h, soft);
+        row_solve_limit(&st->twist, &s->pair, axis_row_velocity(&st->twist, &s->pair),
+                        &j->free_axis.lower, st->twist_angle - d->lower, 1.0f, s->inverse_h, soft);
+        row_solve_limit(&st->twist, &s->pair, axis_row_velocity(&st->twist, &s->pair),
+                        &j->free_axis.upper, d->upper - st->twist_angle, -1.0f, s->inverse_h, soft);
     }
     if (!s->direct)
         point_solve(&j->point, &s->pair, soft);

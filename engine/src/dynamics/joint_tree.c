@@ -470,6 +470,20 @@ int joint_tree_some_joint(const joint_tree *t, int i)
     return t->nodes[n].index;
 }
 
+void joint_tree_mark_alone(const joint_tree *t, bool *alone)
+{
+    for (int i = 0, first = 0; i < t->tree_count; first = t->tree_end[i++]) {
+        int joints = 0, last = -1;
+        for (int n = first; n < t->tree_end[i]; ++n)
+            if (t->nodes[n].kind == NODE_JOINT) {
+                ++joints;
+                last = t->nodes[n].index;
+            }
+        if (joints == 1)
+            alone[last] = true;
+    }
+}
+
 void joint_tree_free(joint_tree *t, arena *scratch)
 {
     if (t->numbers)

@@ -61,6 +61,8 @@ void joint_tree_solve(const joint_tree *t, tree_joint *joints, int first, int en
 void joint_tree_free(joint_tree *t, arena *scratch);
 /* The active index of a joint of tree i (every tree has one). */
 int joint_tree_some_joint(const joint_tree *t, int i);
+/* alone[k] = true for each joint that is the only joint of its tree (others untouched). */
+void joint_tree_mark_alone(const joint_tree *t, bool *alone);
 
 /* Rows of the parts (joint_rows.h), for the per-type equality_rows. */
 int joint_rows_point(point_part *p, joint_row *out);
