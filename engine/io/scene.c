@@ -151,6 +151,12 @@ static bool read_body_fields(const io_reader *reader, struct fy_node *body, cons
     if (FIELD("gravity_scale") != NULL && !io_read_float(reader, value, name, -IO_MAX_GRAVITY_SCALE,
                                                          IO_MAX_GRAVITY_SCALE, &def->gravity_scale))
         return false;
+    if (FIELD("linear_damping") != NULL &&
+        !io_read_float(reader, value, name, 0.0f, IO_MAX_DAMPING, &def->linear_damping))
+        return false;
+    if (FIELD("angular_damping") != NULL &&
+        !io_read_float(reader, value, name, 0.0f, IO_MAX_DAMPING, &def->angular_damping))
+        return false;
     if (FIELD("layer") != NULL && !io_read_bits(reader, value, name, &def->layer))
         return false;
     if (FIELD("mask") != NULL && !io_read_bits(reader, value, name, &def->mask))
@@ -165,11 +171,24 @@ static bool read_body_fields(const io_reader *reader, struct fy_node *body, cons
 
 static bool read_body(io_scene_builder *builder, struct fy_node *body, int index)
 {
-    static const char *const keys[] = {
-        "name",     "type",          "shape",           "position",
-        "rotation", "euler_degrees", "linear_velocity", "angular_velocity",
-        "density",  "material",      "allow_sleep",     "gravity_scale",
-        "layer",    "mask",          "sensor",          "enabled"};
+    static const char *const keys[] = {"name",
+                                       "type",
+                                       "shape",
+                                       "position",
+                                       "rotation",
+                                       "euler_degrees",
+                                       "linear_velocity",
+                                       "angular_velocity",
+                                       "density",
+                                       "material",
+                                       "allow_sleep",
+                                       "gravity_scale",
+                                       "linear_damping",
+                                       "angular_damping",
+                                       "layer",
+                                       "mask",
+                                       "sensor",
+                                       "enabled"};
     const io_reader *reader = builder->reader;
     char what[IO_WHAT_CAPACITY];
     snprintf(what, sizeof what, "bodies[%d]", index);

@@ -96,6 +96,7 @@ bool io_run_generators(io_scene_builder *builder, struct fy_node *sequence);
 #define IO_MAX_SPEED         1e4f
 #define IO_MAX_DENSITY       1e6f
 #define IO_MAX_GRAVITY_SCALE 100.0f
+#define IO_MAX_DAMPING       100.0f /* a body's own damping, 1/s (cairn_body_def) */
 #define IO_MAX_FRICTION      10.0f
 /* Joint forces and torques (N, N m) and spring frequencies (Hz). */
 #define IO_MAX_FORCE 1e12f

@@ -27,7 +27,7 @@ static fixture make(void)
 /* Everything a failed call could have touched. */
 typedef struct snapshot {
     uint64_t hash;
-    float gravity_scale, friction, restitution;
+    float gravity_scale, friction, restitution, linear_damping, angular_damping;
     uint32_t layer, mask;
     bool awake, enabled, sleep_allowed;
     void *user_data;
@@ -42,6 +42,8 @@ static snapshot take(const fixture *f)
     s.gravity_scale = cairn_body_gravity_scale(f->world, f->box);
     s.friction = cairn_body_friction(f->world, f->box);
     s.restitution = cairn_body_restitution(f->world, f->box);
+    s.linear_damping = cairn_body_linear_damping(f->world, f->box);
+    s.angular_damping = cairn_body_angular_damping(f->world, f->box);
     s.layer = cairn_body_layer(f->world, f->box);
     s.mask = cairn_body_mask(f->world, f->box);
     s.awake = cairn_body_is_awake(f->world, f->box);
@@ -56,8 +58,9 @@ static void expect_same(const snapshot *a, const snapshot *b, const char *what)
 {
     cr_expect_eq(a->hash, b->hash, "%s: the state changed", what);
     cr_expect(a->gravity_scale == b->gravity_scale && a->friction == b->friction &&
-                  a->restitution == b->restitution && a->layer == b->layer && a->mask == b->mask &&
-                  a->awake == b->awake && a->enabled == b->enabled &&
+                  a->restitution == b->restitution && a->linear_damping == b->linear_damping &&
+                  a->angular_damping == b->angular_damping && a->layer == b->layer &&
+                  a->mask == b->mask && a->awake == b->awake && a->enabled == b->enabled &&
                   a->sleep_allowed == b->sleep_allowed && a->user_data == b->user_data,
               "%s: a body property changed", what);
     cr_expect(memcmp(&a->def, &b->def, sizeof a->def) == 0, "%s: the world def changed", what);
@@ -94,6 +97,8 @@ Test(body_api_errors, stale_null_ids_and_null_world)
         EXPECT_REJECTED(f, cairn_body_apply_angular_impulse(f.world, id, v3(1, 0, 0)));
         EXPECT_REJECTED(f, cairn_body_set_kinematic_target(f.world, id, xf, SCENE_DT));
         EXPECT_REJECTED(f, cairn_body_set_gravity_scale(f.world, id, 0.5f));
+        EXPECT_REJECTED(f, cairn_body_set_linear_damping(f.world, id, 0.5f));
+        EXPECT_REJECTED(f, cairn_body_set_angular_damping(f.world, id, 0.5f));
         EXPECT_REJECTED(f, cairn_body_set_enabled(f.world, id, false));
         EXPECT_REJECTED(f, cairn_body_set_allow_sleep(f.world, id, false));
         EXPECT_REJECTED(f, cairn_body_set_awake(f.world, id, false));
@@ -107,6 +112,7 @@ Test(body_api_errors, stale_null_ids_and_null_world)
     }
     EXPECT_REJECTED(f, cairn_body_set_transform(NULL, f.box, xf));
     EXPECT_REJECTED(f, cairn_body_set_gravity_scale(NULL, f.box, 1.0f));
+    EXPECT_REJECTED(f, cairn_body_set_linear_damping(NULL, f.box, 1.0f));
     EXPECT_REJECTED(f, cairn_world_set_def(NULL, &(cairn_world_def){0}));
     EXPECT_REJECTED(f, cairn_world_set_pair_filter(NULL, NULL, NULL));
     cairn_world_destroy(f.world);
@@ -133,6 +139,8 @@ Test(body_api_errors, non_finite_values)
         EXPECT_REJECTED(f, cairn_body_apply_torque(f.world, f.box, bad));
         EXPECT_REJECTED(f, cairn_body_apply_angular_impulse(f.world, f.box, bad));
         EXPECT_REJECTED(f, cairn_body_set_gravity_scale(f.world, f.box, x));
+        EXPECT_REJECTED(f, cairn_body_set_linear_damping(f.world, f.box, x));
+        EXPECT_REJECTED(f, cairn_body_set_angular_damping(f.world, f.box, x));
         EXPECT_REJECTED(f, cairn_body_set_friction(f.world, f.box, x));
         EXPECT_REJECTED(f, cairn_body_set_restitution(f.world, f.box, x));
         cairn_world_def def = cairn_world_default_def();

@@ -1,5 +1,5 @@
-/* Scene files carry the body API's keys (sensor, layer, mask, gravity_scale, enabled) onto the
-   bodies, and a bad value of each is an error with file, line and column. */
+/* Scene files carry the body API's keys (sensor, layer, mask, gravity_scale, damping, enabled) onto
+   the bodies, and a bad value of each is an error with file, line and column. */
 #include <cairn/io.h>
 
 #include <criterion/criterion.h>
@@ -23,6 +23,9 @@ Test(scene_body_keys, keys_reach_the_bodies)
     cr_expect_eq(cairn_body_layer(world, ids[1]), 1u);
     cr_expect_eq(cairn_body_mask(world, ids[1]), 0xffffffffu);
     cr_expect_eq(cairn_body_gravity_scale(world, ids[1]), -0.5f);
+    cr_expect_eq(cairn_body_linear_damping(world, ids[1]), 0.75f);
+    cr_expect_eq(cairn_body_angular_damping(world, ids[1]), 1.5f);
+    cr_expect_eq(cairn_body_linear_damping(world, ids[0]), 0.0f);
     cr_expect(!cairn_body_is_enabled(world, ids[1]));
     cairn_world_destroy(world);
 }
@@ -49,6 +52,8 @@ Test(scene_body_keys, bad_values_have_positions)
                  "bodies[0].layer must be a decimal or 0x hexadecimal integer, got '-1'");
     expect_error("scene_bad_gravity_scale.yaml", 3, 20,
                  "bodies[0].gravity_scale = 200 is outside [-100, 100]");
+    expect_error("scene_bad_damping.yaml", 4, 21,
+                 "bodies[0].linear_damping = -2 is outside [0, 100]");
     expect_error("scene_bad_sensor.yaml", 3, 13,
                  "bodies[0].sensor must be true or false, got 'maybe'");
 }

@@ -136,6 +136,9 @@ typedef struct cairn_body_def {
                                     meet when (layer_a & mask_b) && (layer_b & mask_a). */
     bool is_sensor; /* reports overlaps (cairn_world_sensor_events), never pushes; default false */
     bool enabled;   /* a disabled body is out of the world until enabled; default true */
+    /* This body's own damping, added to the world's (cairn_world_def): 1/s, default 0,
+       [0, 100]; e.g. a balloon, or debris that should settle fast. */
+    float linear_damping, angular_damping;
 } cairn_body_def;
 
 /* Defaults for every field (see each field's comment); set shape before creating. */
@@ -302,6 +305,12 @@ CAIRN_API bool cairn_body_set_kinematic_target(cairn_world *world, cairn_body_id
 /* Multiplies the world gravity for this body; [-100, 100] (0 floats, -1 rises). */
 CAIRN_API bool cairn_body_set_gravity_scale(cairn_world *world, cairn_body_id body, float scale);
 CAIRN_API float cairn_body_gravity_scale(const cairn_world *world, cairn_body_id body);
+/* The body's own damping, 1/s in [0, 100], added to the world's; wakes the body. */
+CAIRN_API bool cairn_body_set_linear_damping(cairn_world *world, cairn_body_id body, float damping);
+CAIRN_API float cairn_body_linear_damping(const cairn_world *world, cairn_body_id body);
+CAIRN_API bool cairn_body_set_angular_damping(cairn_world *world, cairn_body_id body,
+                                              float damping);
+CAIRN_API float cairn_body_angular_damping(const cairn_world *world, cairn_body_id body);
 /* Disabling takes the body out of the broadphase, the contacts and the solver (its touches end
    at the next step; bodies resting on it wake); it keeps its transform and velocities and comes
    back where it was on enable. */

@@ -72,6 +72,11 @@ static bool check_body_def(const cairn_body_def *def)
         return error_set("cairn_body_create: gravity_scale = %g is outside [-%g, %g]",
                          (double)def->gravity_scale, (double)max_gravity_scale,
                          (double)max_gravity_scale);
+    if (!body_damping_valid(def->linear_damping) || !body_damping_valid(def->angular_damping))
+        return error_set("cairn_body_create: linear_damping = %g, angular_damping = %g: each "
+                         "must be in [0, %g]",
+                         (double)def->linear_damping, (double)def->angular_damping,
+                         (double)BODY_MAX_DAMPING);
     return true;
 }
 
@@ -95,6 +100,8 @@ static body body_from_def(const cairn_body_def *def)
     b.proxy = -1;
     b.user_data = def->user_data;
     b.gravity_scale = def->gravity_scale;
+    b.linear_damping = def->linear_damping;
+    b.angular_damping = def->angular_damping;
     b.layer = def->layer;
     b.mask = def->mask;
     b.is_sensor = def->is_sensor;

@@ -29,11 +29,19 @@ typedef struct body {
     vec3s force;  /* accumulated until the end of the next step, N (at the centre of mass) */
     vec3s torque; /* N m, world */
     float gravity_scale;
+    float linear_damping, angular_damping; /* 1/s, added to the world's */
     uint32_t layer, mask; /* collision filter bits, handed to the broadphase proxy */
     bool is_sensor;
     bool enabled;        /* a disabled body has no proxy, no contacts and is never awake */
     int32_t joint_edges; /* the first of its joints' edges (joint index * 2 + side), -1: none */
 } body;
+
+/* A body's own damping (cairn_body_def), 1/s: in [0, BODY_MAX_DAMPING] (NaN is not). */
+#define BODY_MAX_DAMPING 100.0f
+static inline bool body_damping_valid(float damping)
+{
+    return damping >= 0.0f && damping <= BODY_MAX_DAMPING;
+}
 
 /* Sets transform-derived state (centre, world inertia) from body->transform. */
 void body_sync(body *b);

@@ -230,3 +230,50 @@ float cairn_body_gravity_scale(const cairn_world *world, cairn_body_id id)
     const body *b = world_body(world, id, "cairn_body_gravity_scale");
     return b ? b->gravity_scale : 0.0f;
 }
+
+/* The body whose damping a setter may change to damping; NULL (and an error) if none. */
+static body *damping_target(cairn_world *world, cairn_body_id id, float damping,
+                            const char *function)
+{
+    if (!world_unlocked(world, function))
+        return NULL;
+    body *b = world_body(world, id, function);
+    if (b != NULL && !body_damping_valid(damping)) {
+        error_set("%s: damping = %g is outside [0, %g]", function, (double)damping,
+                  (double)BODY_MAX_DAMPING);
+        return NULL;
+    }
+    return b;
+}
+
+bool cairn_body_set_linear_damping(cairn_world *world, cairn_body_id id, float damping)
+{
+    body *b = damping_target(world, id, damping, "cairn_body_set_linear_damping");
+    if (b == NULL)
+        return false;
+    b->linear_damping = damping;
+    islands_wake(world, id.index);
+    return true;
+}
+
+float cairn_body_linear_damping(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_linear_damping");
+    return b ? b->linear_damping : 0.0f;
+}
+
+bool cairn_body_set_angular_damping(cairn_world *world, cairn_body_id id, float damping)
+{
+    body *b = damping_target(world, id, damping, "cairn_body_set_angular_damping");
+    if (b == NULL)
+        return false;
+    b->angular_damping = damping;
+    islands_wake(world, id.index);
+    return true;
+}
+
+float cairn_body_angular_damping(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_angular_damping");
+    return b ? b->angular_damping : 0.0f;
+}

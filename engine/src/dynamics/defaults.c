@@ -134,6 +134,8 @@ cairn_body_def cairn_body_default_def(void)
     def.allow_sleep = true;
     def.user_data = NULL;
     def.gravity_scale = 1.0f;
+    def.linear_damping = 0.0f;
+    def.angular_damping = 0.0f;
     def.layer = 1u;
     def.mask = ~0u;
     def.is_sensor = false;

@@ -81,12 +81,13 @@ void integrate_velocities(cairn_world *world, float h, body_velocity *velocities
                           const uint32_t *bodies, int start, int end)
 {
     const cairn_world_def *def = &world->def;
-    float linear_damping = 1.0f / (1.0f + h * def->linear_damping);
-    float angular_damping = 1.0f / (1.0f + h * def->angular_damping);
     for (int k = start; k < end; ++k) {
         const body *b = &world->bodies.data[bodies[k]];
         if (b->type != CAIRN_DYNAMIC)
             continue;
+        /* implicit: v / (1 + h c) never reverses v, whatever h c */
+        float linear_damping = 1.0f / (1.0f + h * (def->linear_damping + b->linear_damping));
+        float angular_damping = 1.0f / (1.0f + h * (def->angular_damping + b->angular_damping));
         body_velocity *state = &velocities[bodies[k]];
         vec3s acceleration = glms_vec3_add(glms_vec3_scale(def->gravity, b->gravity_scale),
                                            glms_vec3_scale(b->force, b->inverse_mass));

@@ -30,7 +30,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 5u
+#define SNAPSHOT_VERSION 6u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not what its shape and density give. */
@@ -40,6 +40,7 @@ typedef struct body_record {
     cairn_transform transform;
     vec3s linear_velocity, angular_velocity, force, torque;
     float sleep_time, gravity_scale, friction, restitution;
+    float linear_damping, angular_damping;
     uint32_t layer, mask;
     int32_t joint_edges;
     uint32_t has_proxy;
@@ -125,6 +126,8 @@ static body_record record_of(const cairn_world *w, const body *b)
     r.gravity_scale = b->gravity_scale;
     r.friction = b->friction;
     r.restitution = b->restitution;
+    r.linear_damping = b->linear_damping;
+    r.angular_damping = b->angular_damping;
     r.layer = b->layer;
     r.mask = b->mask;
     r.joint_edges = b->joint_edges;
@@ -744,6 +747,8 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     b->gravity_scale = r->gravity_scale;
     b->friction = r->friction;
     b->restitution = r->restitution;
+    b->linear_damping = r->linear_damping;
+    b->angular_damping = r->angular_damping;
     b->joint_edges = r->joint_edges;
     body_sync(b);
     restore_proxy(w, b, index, r); /* a proxy that cannot be made leaves the body out */
