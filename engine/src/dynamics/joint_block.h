@@ -20,12 +20,12 @@ void joint_block_factor(joint_block *block, const tree_joint *rows);
    in the rows' impulses and applied to the bodies the step moves. */
 void joint_block_solve(const joint_block *block, tree_joint *rows, softness soft);
 
-/* A joint's other row (a limit, motor or spring on its free axis) seen with the block held: a
-   hinge's limit alone stops the body turning about its centre, and the anchor rows then turn it
-   back, so over a long lever the two fought as the parts did. An impulse on the row followed by
-   the block's solve moves the row's rate by `mass`'s inverse (the Schur complement
-   k - K_le K_ee^-1 K_el) from `rate_now`'s value: solved with these, the row and the block
-   meet their targets together in one pass. */
+/* A joint's other row (a limit or motor on its free axis) seen with the block held: a hinge's
+   limit alone stops the body turning about its centre, and the anchor rows then turn it back,
+   so over a long lever the two fought as the parts did. An impulse on the row followed by the
+   block's solve moves the row's rate by the inverse of `mass` (the Schur complement
+   k - K_le K_ee^-1 K_el) from joint_block_rate's value: solved with these, the row and the
+   block meet their targets together in one pass. */
 typedef struct block_coupling {
     /* The rate once the block has met its targets is J' v - bias_rate * held_error, with
        J' = J - (K_ee^-1 K_el)^T J_e: the rate now less what the block's next solve takes. */
