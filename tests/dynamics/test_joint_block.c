@@ -2,15 +2,11 @@
    rows: one solve meets every row at once. */
 #include "dynamics/joint_block.h"
 
+#include "random_values.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
-
-static float uniform(uint32_t *state, float lo, float hi)
-{
-    *state = *state * 1664525u + 1013904223u;
-    return lo + (hi - lo) * (float)(*state >> 8) / 16777216.0f;
-}
 
 /* A body's response: inverse mass in [0.1, 10] and a random symmetric positive definite inverse
    inertia (R D R^T with D in [0.05, 20]), or nothing (a body the step does not move). */

@@ -18,13 +18,13 @@ static cairn_world *rigid_world(int mode)
     return scene_world(&def);
 }
 
-/* A 1 m box held to the world by a joint at `lever` m from its centre along x. */
-static cairn_body_id held_box(cairn_world *world, cairn_joint_type type, float lever,
+/* A 1 m box held to the world by the joint def (its type, limits, motor) at `lever` m from its
+   centre along x, the joint's axis along z. */
+static cairn_body_id held_box(cairn_world *world, cairn_joint_def def, float lever,
                               cairn_joint_id *held)
 {
     cairn_body_id box =
         joint_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.0f), v3(lever, 5, 0));
-    cairn_joint_def def = cairn_joint_default_def(type);
     def.body_b = box;
     def.anchor_a = def.anchor_b = v3(0, 5, 0);
     def.axis = v3(0, 0, 1);
@@ -44,7 +44,8 @@ Test(joint_block, a_weld_or_slider_far_from_the_centre_holds)
             for (int l = 0; l < 2; ++l) {
                 cairn_world *world = rigid_world(rigid_modes[m]);
                 cairn_joint_id held;
-                cairn_body_id box = held_box(world, types[t], levers[l], &held);
+                cairn_body_id box =
+                    held_box(world, cairn_joint_default_def(types[t]), levers[l], &held);
                 float worst = 0.0f;
                 for (int n = 0; n < 600; ++n) {
                     cairn_world_step(world, SCENE_DT);
@@ -68,7 +69,8 @@ Test(joint_block, a_long_hinge_pendulum_keeps_its_energy)
         for (int l = 0; l < 2; ++l) {
             cairn_world *world = rigid_world(rigid_modes[m]);
             cairn_joint_id held;
-            cairn_body_id box = held_box(world, CAIRN_JOINT_HINGE, levers[l], &held);
+            cairn_body_id box =
+                held_box(world, cairn_joint_default_def(CAIRN_JOINT_HINGE), levers[l], &held);
             float bound = sqrtf(2.0f * (float)SCENE_G * levers[l]) * 1.01f;
             float fastest = 0.0f, apart = 0.0f;
             for (int n = 0; n < 600; ++n) {
@@ -102,19 +104,15 @@ Test(joint_block, a_long_hinge_pendulum_rests_on_its_limit)
                 def.solver.joint_trees = trees;
                 cairn_world *world = scene_world(&def);
                 const float lever = 2.0f;
-                cairn_body_id box =
-                    joint_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.0f), v3(lever, 5, 0));
                 cairn_joint_def jd = cairn_joint_default_def(CAIRN_JOINT_HINGE);
-                jd.body_b = box;
-                jd.anchor_a = jd.anchor_b = v3(0, 5, 0);
-                jd.axis = v3(0, 0, 1);
                 jd.enable_limit = true;
                 jd.lower = -limit;
                 jd.upper = limit;
                 jd.enable_motor = motor;
                 jd.motor_speed = -1.0f;
                 jd.max_motor_force = 200.0f;
-                cairn_joint_id held = joint_make(world, &jd);
+                cairn_joint_id held;
+                cairn_body_id box = held_box(world, jd, lever, &held);
                 float bound =
                     sqrtf(2.0f * (float)SCENE_G * lever * sinf(limit) + (motor ? 4.0f : 0.0f)) *
                     1.05f;

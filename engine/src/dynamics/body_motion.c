@@ -231,29 +231,26 @@ float cairn_body_gravity_scale(const cairn_world *world, cairn_body_id id)
     return b ? b->gravity_scale : 0.0f;
 }
 
-/* The body whose damping a setter may change to damping; NULL (and an error) if none. */
-static body *damping_target(cairn_world *world, cairn_body_id id, float damping,
-                            const char *function)
+/* Sets the body's linear or angular damping (false and an error on a bad call). */
+static bool set_damping(cairn_world *world, cairn_body_id id, float damping, bool angular,
+                        const char *function)
 {
     if (!world_unlocked(world, function))
-        return NULL;
+        return false;
     body *b = world_body(world, id, function);
-    if (b != NULL && !body_damping_valid(damping)) {
-        error_set("%s: damping = %g is outside [0, %g]", function, (double)damping,
-                  (double)BODY_MAX_DAMPING);
-        return NULL;
-    }
-    return b;
+    if (b == NULL)
+        return false;
+    if (!body_damping_valid(damping))
+        return error_set("%s: damping = %g is outside [0, %g]", function, (double)damping,
+                         (double)BODY_MAX_DAMPING);
+    *(angular ? &b->angular_damping : &b->linear_damping) = damping;
+    islands_wake(world, id.index);
+    return true;
 }
 
 bool cairn_body_set_linear_damping(cairn_world *world, cairn_body_id id, float damping)
 {
-    body *b = damping_target(world, id, damping, "cairn_body_set_linear_damping");
-    if (b == NULL)
-        return false;
-    b->linear_damping = damping;
-    islands_wake(world, id.index);
-    return true;
+    return set_damping(world, id, damping, false, "cairn_body_set_linear_damping");
 }
 
 float cairn_body_linear_damping(const cairn_world *world, cairn_body_id id)
@@ -264,12 +261,7 @@ float cairn_body_linear_damping(const cairn_world *world, cairn_body_id id)
 
 bool cairn_body_set_angular_damping(cairn_world *world, cairn_body_id id, float damping)
 {
-    body *b = damping_target(world, id, damping, "cairn_body_set_angular_damping");
-    if (b == NULL)
-        return false;
-    b->angular_damping = damping;
-    islands_wake(world, id.index);
-    return true;
+    return set_damping(world, id, damping, true, "cairn_body_set_angular_damping");
 }
 
 float cairn_body_angular_damping(const cairn_world *world, cairn_body_id id)

@@ -77,17 +77,27 @@ void velocities_store(cairn_world *world, const body_velocity *velocities)
     }
 }
 
+/* The implicit decay's factor 1 / (1 + h c), which never reverses v whatever h c: the world's
+   (given) for a body without damping of its own, which most are, without a division. */
+static float damping_factor(float h, float world_rate, float world_factor, float body_rate)
+{
+    return body_rate == 0.0f ? world_factor : 1.0f / (1.0f + h * (world_rate + body_rate));
+}
+
 void integrate_velocities(cairn_world *world, float h, body_velocity *velocities,
                           const uint32_t *bodies, int start, int end)
 {
     const cairn_world_def *def = &world->def;
+    float world_linear = 1.0f / (1.0f + h * def->linear_damping);
+    float world_angular = 1.0f / (1.0f + h * def->angular_damping);
     for (int k = start; k < end; ++k) {
         const body *b = &world->bodies.data[bodies[k]];
         if (b->type != CAIRN_DYNAMIC)
             continue;
-        /* implicit: v / (1 + h c) never reverses v, whatever h c */
-        float linear_damping = 1.0f / (1.0f + h * (def->linear_damping + b->linear_damping));
-        float angular_damping = 1.0f / (1.0f + h * (def->angular_damping + b->angular_damping));
+        float linear_damping =
+            damping_factor(h, def->linear_damping, world_linear, b->linear_damping);
+        float angular_damping =
+            damping_factor(h, def->angular_damping, world_angular, b->angular_damping);
         body_velocity *state = &velocities[bodies[k]];
         vec3s acceleration = glms_vec3_add(glms_vec3_scale(def->gravity, b->gravity_scale),
                                            glms_vec3_scale(b->force, b->inverse_mass));

@@ -19,15 +19,11 @@ static void side_response(const joint_body_state *side, const double *push, doub
 /* The rates of the block's rows now (J v + bias). */
 static void block_rates(const tree_joint *rows, float bias_rate, double *out)
 {
-    const body_velocity *va = rows->pair->a.velocity, *vb = rows->pair->b.velocity;
-    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
-                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
-                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
+    float v[12];
+    joint_pair_velocities(rows->pair, v);
     for (int r = 0; r < rows->count; ++r) {
-        double jv = 0.0;
-        for (int k = 0; k < 12; ++k)
-            jv += (double)rows->rows[r].jacobian[k] * (double)v[k];
-        out[r] = jv + (double)bias_rate * (double)rows->rows[r].error;
+        const joint_row *row = &rows->rows[r];
+        out[r] = joint_row_rate(row, v) + (double)bias_rate * (double)row->error;
     }
 }
 
@@ -160,10 +156,8 @@ void joint_block_couple(const joint_block *block, const tree_joint *rows, const 
 
 float joint_block_rate(const block_coupling *coupling, const joint_pair *pair, float bias_rate)
 {
-    const body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
-    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
-                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
-                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
+    float v[12];
+    joint_pair_velocities(pair, v);
     double rate = -(double)bias_rate * (double)coupling->held_error;
     for (int k = 0; k < 12; ++k)
         rate += (double)coupling->jacobian[k] * (double)v[k];

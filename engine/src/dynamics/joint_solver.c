@@ -527,8 +527,8 @@ static void stage_solve(void *context, int start, int end, int worker)
         joint *j = &js->world->joints.data[js->active[k]];
         joint_step *s = &js->steps[k];
         joint_ops_of(j->type)->solve(j, s);
-        if (!js->in_tree[k] && solves_blocks(js, j) && js->rows[k].count > 0)
-            joint_block_solve(&js->blocks[k], &js->rows[k], joint_equality_soft(s));
+        if (s->block && !js->in_tree[k]) /* in a tree, a block only serves the free axis */
+            joint_block_solve(s->block, &js->rows[k], joint_equality_soft(s));
     }
 }
 

@@ -166,18 +166,13 @@ void joint_tree_factor(joint_tree *t, const tree_joint *joints, int first, int e
 /* J v + bias + G lambda for each row of a joint. */
 static void joint_residual(const tree_joint *tj, softness soft, double *out)
 {
-    const body_velocity *va = tj->pair->a.velocity, *vb = tj->pair->b.velocity;
-    const float v[12] = {va->linear.x,  va->linear.y,  va->linear.z,  va->angular.x,
-                         va->angular.y, va->angular.z, vb->linear.x,  vb->linear.y,
-                         vb->linear.z,  vb->angular.x, vb->angular.y, vb->angular.z};
+    float v[12];
+    joint_pair_velocities(tj->pair, v);
     double ratio =
         soft.impulse_scale == 0.0f ? 0.0 : (double)soft.impulse_scale / (double)soft.mass_scale;
     for (int r = 0; r < tj->count; ++r) {
         const joint_row *row = &tj->rows[r];
-        double jv = 0.0;
-        for (int k = 0; k < 12; ++k)
-            jv += (double)row->jacobian[k] * (double)v[k];
-        out[r] = jv + (double)soft.bias_rate * (double)row->error;
+        out[r] = joint_row_rate(row, v) + (double)soft.bias_rate * (double)row->error;
         if (ratio != 0.0) /* rigid rows (every calm tree's) have no compliance term */
             out[r] += ratio * row_stiffness(row, tj->pair) * (double)*row->impulse;
     }

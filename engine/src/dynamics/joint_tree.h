@@ -24,6 +24,26 @@ typedef struct joint_row {
     float *impulse;
 } joint_row;
 
+/* Both bodies' velocities in the order of a row's Jacobian: (v_a, w_a, v_b, w_b). */
+static inline void joint_pair_velocities(const joint_pair *pair, float out[12])
+{
+    const body_velocity *sides[2] = {pair->a.velocity, pair->b.velocity};
+    for (int s = 0; s < 2; ++s)
+        for (int c = 0; c < 3; ++c) {
+            out[s * 6 + c] = sides[s]->linear.raw[c];
+            out[s * 6 + 3 + c] = sides[s]->angular.raw[c];
+        }
+}
+
+/* J v of a row, in double, the terms added in order. */
+static inline double joint_row_rate(const joint_row *row, const float v[12])
+{
+    double jv = 0.0;
+    for (int k = 0; k < 12; ++k)
+        jv += (double)row->jacobian[k] * (double)v[k];
+    return jv;
+}
+
 /* A joint's equality rows this substep, with its bodies and softness. */
 typedef struct tree_joint {
     joint_row rows[JOINT_MAX_ROWS];
