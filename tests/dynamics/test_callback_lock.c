@@ -67,6 +67,10 @@ static void meddle_with_bodies(meddler *m)
     expect_refused(m, !cairn_body_set_angular_damping(w, m->box, 3.0f),
                    "cairn_body_set_angular_damping");
     expect_refused(m, !cairn_body_set_filter(w, m->box, 2u, 0u), "cairn_body_set_filter");
+    expect_refused(m, !cairn_body_set_type(w, m->box, CAIRN_STATIC), "cairn_body_set_type");
+    cairn_mass_properties mass = {.mass = 1.0f, .inertia = glms_mat3_identity()};
+    expect_refused(m, !cairn_body_set_mass_properties(w, m->box, &mass),
+                   "cairn_body_set_mass_properties");
     expect_refused(m, !cairn_body_set_kinematic_target(w, m->floor, scene_at(up), SCENE_DT),
                    "cairn_body_set_kinematic_target");
 }
@@ -183,7 +187,7 @@ static void expect_every_call_refused_and_nothing_changed(meddler *twins, int ca
     }
 }
 
-enum { CALLS_PER_STEP = 36, STEPS = 30 };
+enum { CALLS_PER_STEP = 38, STEPS = 30 };
 
 Test(callback_lock, the_presolve_callback_cannot_change_the_world)
 {

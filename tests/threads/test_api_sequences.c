@@ -1,7 +1,8 @@
 /* A game's use of the public API as a seeded script: a few hundred calls that create and destroy
    bodies of every shape and joints of every type, push, teleport, put to sleep, filter, disable,
    query, walk a character, send a body off the world's edge, roll back to snapshots, and make
-   bad calls, with steps of 1 to 4 in between. Oracles: the same state hash (and the same call
+   bad calls, with steps of 1 to 4 in between; a second set of scripts also changes bodies'
+   types and masses. Oracles: the same state hash (and the same call
    results, query answers and events) after every step on 1, 2, 3 and 4 workers and on a second
    run; a rollback (save, play on, restore, replay) and a snapshot restored into a world rebuilt
    with only the same bodies both repeat the hashes; bad calls are refused with an error and leave
@@ -217,14 +218,16 @@ typedef enum op_kind {
     OP_WORLD,          /* motion.linear: gravity; how: velocity iterations */
     OP_BAD_CALL,       /* how: which bad call (bad_calls), a: a slot it may use */
     OP_ROLLBACK,       /* a: the next a operations are played, rolled back and replayed */
+    OP_RETYPE,         /* a, how: the new type; motion.xf: where a new kinematic body goes */
+    OP_MASS,           /* a, motion.scale: density; offset: centre; linear: inertia scales */
     OP_KINDS
 } op_kind;
 
 static const char *const op_names[OP_KINDS] = {
-    "step",           "create body", "destroy body", "create joint", "destroy joint",
-    "joint settings", "velocity",    "push",         "teleport",     "sleep",
-    "filter",         "enable",      "tune",         "kinematic",    "query",
-    "walk",           "exit",        "world",        "bad call",     "rollback"};
+    "step",     "create body", "destroy body", "create joint", "destroy joint", "joint settings",
+    "velocity", "push",        "teleport",     "sleep",        "filter",        "enable",
+    "tune",     "kinematic",   "query",        "walk",         "exit",          "world",
+    "bad call", "rollback",    "retype",       "mass"};
 
 typedef struct create_args {
     int shape; /* palette index */
@@ -272,7 +275,7 @@ typedef struct op {
 /* ---- generating a script: a function of the seed and the palette alone ---- */
 
 typedef struct gen_body {
-    bool alive, enabled;
+    bool alive, enabled, sensor;
     cairn_body_type type;
     int shape, joints; /* shape -1: scenery */
 } gen_body;
@@ -286,6 +289,7 @@ typedef struct generator {
     bool joint_alive[MAX_JOINTS];
     int joint_count;
     bool in_rollback; /* no body comes or goes inside a rollback's window */
+    bool retypes;     /* the script changes types and masses (off: the older scripts, unchanged) */
 } generator;
 
 /* A random slot that is alive, not scenery unless allowed, and of a type in `types` (bits of
@@ -371,7 +375,8 @@ static bool gen_create_body(generator *g, op *o)
         return false;
     o->kind = OP_CREATE_BODY;
     gen_body_def(g, &o->create);
-    g->bodies[g->body_count++] = (gen_body){true, true, o->create.type, o->create.shape, 0};
+    g->bodies[g->body_count++] =
+        (gen_body){true, true, o->create.sensor, o->create.type, o->create.shape, 0};
     g->live++;
     return true;
 }
@@ -637,11 +642,45 @@ static bool gen_step(generator *g, op *o)
     return true;
 }
 
+/* A new type for a body that is not a sensor (sensors stay static or kinematic). Static and
+   dynamic in place (frozen debris, a platform that starts to fall); kinematic only without
+   joints, lifted to where kinematic bodies float, at rest (a crate picked up): a kinematic
+   body near the ground could press the bodies under it into it. */
+static bool gen_retype(generator *g, op *o)
+{
+    if (!aim(g, o, OP_RETYPE, ANY_TYPE, false) || g->bodies[o->a].sensor)
+        return false;
+    gen_body *b = &g->bodies[o->a];
+    cairn_body_type to = (cairn_body_type)((b->type + 1 + rng_int(&g->r, 2)) % 3);
+    if (to == CAIRN_KINEMATIC && b->joints > 0)
+        return false;
+    o->how = (int)to;
+    o->motion.xf.position = spawn_point(g, CAIRN_KINEMATIC, g->pal->reach[b->shape]);
+    o->motion.xf.rotation = rng_rotation(&g->r);
+    b->type = to;
+    return true;
+}
+
+/* A dynamic body's own mass properties made heavier or lighter, off centre, with another
+   inertia (a car's lowered centre, a prop heavier than its shape). */
+static bool gen_mass(generator *g, op *o)
+{
+    if (!aim(g, o, OP_MASS, DYNAMIC_ONLY, false))
+        return false;
+    float reach = g->pal->reach[g->bodies[o->a].shape];
+    o->motion.scale = rng_float(&g->r, 200.0f, 3000.0f);
+    o->motion.offset = rng_vec(&g->r, 0.3f * reach);
+    o->motion.linear = v3(rng_float(&g->r, 0.5f, 3.0f), rng_float(&g->r, 0.5f, 3.0f),
+                          rng_float(&g->r, 0.5f, 3.0f));
+    return true;
+}
+
 typedef bool (*gen_fn)(generator *g, op *o);
 
 typedef struct gen_choice {
     int weight;
     gen_fn make;
+    bool retypes_only; /* drawn only in the scripts that change types and masses */
 } gen_choice;
 
 static const gen_choice gen_choices[] = {
@@ -649,21 +688,27 @@ static const gen_choice gen_choices[] = {
     {2, gen_destroy_joint}, {3, gen_joint_settings}, {5, gen_velocity},     {6, gen_push},
     {3, gen_teleport},      {4, gen_sleep},          {2, gen_filter},       {2, gen_enable},
     {3, gen_tune},          {3, gen_kinematic},      {6, gen_query},        {2, gen_walk},
-    {1, gen_exit},          {1, gen_world},          {8, gen_bad_call},
+    {1, gen_exit},          {1, gen_world},          {8, gen_bad_call},     {4, gen_retype, true},
+    {2, gen_mass, true},
 };
+
+static int choice_weight(const generator *g, int i)
+{
+    return gen_choices[i].retypes_only && !g->retypes ? 0 : gen_choices[i].weight;
+}
 
 /* One operation that is not a rollback. */
 static op gen_one(generator *g)
 {
     int total = 0, count = (int)(sizeof gen_choices / sizeof gen_choices[0]);
     for (int i = 0; i < count; ++i)
-        total += gen_choices[i].weight;
+        total += choice_weight(g, i);
     for (;;) {
         op o;
         memset(&o, 0, sizeof o);
         int roll = rng_int(&g->r, total), i = 0;
-        while (roll >= gen_choices[i].weight)
-            roll -= gen_choices[i++].weight;
+        while (roll >= choice_weight(g, i))
+            roll -= choice_weight(g, i++);
         if (gen_choices[i].make(g, &o))
             return o;
     }
@@ -671,15 +716,16 @@ static op gen_one(generator *g)
 
 /* The scenery is in slots 0-3 (made by world_build, not by the script); then twenty bodies, then
    anything, with a rollback over the next 3 to 10 operations now and then. */
-static void script_make(uint32_t seed, const palette *pal, op *ops, int count)
+static void script_make(uint32_t seed, const palette *pal, op *ops, int count, bool retypes)
 {
     generator *g = calloc(1, sizeof *g);
     g->r.state = seed;
     g->pal = pal;
+    g->retypes = retypes;
     const cairn_body_type scenery[SCENERY] = {CAIRN_STATIC, CAIRN_STATIC, CAIRN_STATIC,
                                               CAIRN_KINEMATIC};
     for (int i = 0; i < SCENERY; ++i)
-        g->bodies[g->body_count++] = (gen_body){true, true, scenery[i], -1, 0};
+        g->bodies[g->body_count++] = (gen_body){true, true, false, scenery[i], -1, 0};
     int n = 0;
     while (n < 100 && n < count) {
         memset(&ops[n], 0, sizeof ops[n]);
@@ -1338,6 +1384,50 @@ static void do_tune(run *r, const op *o)
     FAIL_IF(now != x, "set %g, read back %g", r->seed, r->at, op_name(r), (double)x, (double)now);
 }
 
+/* The new type reads back, a body made dynamic is awake and has its shape's mass, one made
+   static has none; a new kinematic body is lifted to o->motion.xf and stopped. */
+static void do_retype(run *r, const op *o)
+{
+    body_slot *s = &r->m.bodies[o->a];
+    cairn_body_type to = (cairn_body_type)o->how;
+    expect_result(r, cairn_body_set_type(r->world, s->id, to), true, "cairn_body_set_type");
+    s->type = to;
+    FAIL_IF(cairn_body_get_type(r->world, s->id) != to, "the type reads back as %d, set %d",
+            r->seed, r->at, op_name(r), (int)cairn_body_get_type(r->world, s->id), (int)to);
+    float mass = cairn_body_mass(r->world, s->id);
+    FAIL_IF((to == CAIRN_DYNAMIC) != (mass > 0.0f), "a %d body has mass %g", r->seed, r->at,
+            op_name(r), (int)to, (double)mass);
+    FAIL_IF(to == CAIRN_DYNAMIC && s->enabled && !cairn_body_is_awake(r->world, s->id),
+            "a body made dynamic sleeps", r->seed, r->at, op_name(r));
+    if (to != CAIRN_KINEMATIC)
+        return;
+    expect_result(r, cairn_body_set_transform(r->world, s->id, o->motion.xf), true,
+                  "cairn_body_set_transform");
+    expect_result(r, cairn_body_set_linear_velocity(r->world, s->id, v3(0, 0, 0)), true,
+                  "cairn_body_set_linear_velocity");
+    expect_result(r, cairn_body_set_angular_velocity(r->world, s->id, v3(0, 0, 0)), true,
+                  "cairn_body_set_angular_velocity");
+}
+
+/* The shape's mass properties at another density, the centre moved and the inertia scaled per
+   axis (S I S with S diagonal stays symmetric positive definite); they read back. */
+static void do_mass(run *r, const op *o)
+{
+    const body_slot *s = &r->m.bodies[o->a];
+    cairn_mass_properties mass;
+    expect_result(r, cairn_shape_mass_properties(r->pal->convex[s->shape], o->motion.scale, &mass),
+                  true, "cairn_shape_mass_properties");
+    mass.center = glms_vec3_add(mass.center, o->motion.offset);
+    for (int c = 0; c < 3; ++c)
+        for (int k = 0; k < 3; ++k)
+            mass.inertia.raw[c][k] *= sqrtf(o->motion.linear.raw[c] * o->motion.linear.raw[k]);
+    expect_result(r, cairn_body_set_mass_properties(r->world, s->id, &mass), true,
+                  "cairn_body_set_mass_properties");
+    float got = cairn_body_mass(r->world, s->id); /* 1 / (1 / m): within a rounding or two */
+    FAIL_IF(fabsf(got - mass.mass) > 1e-6f * mass.mass, "mass %g, set %g", r->seed, r->at,
+            op_name(r), (double)got, (double)mass.mass);
+}
+
 static void do_kinematic(run *r, const op *o)
 {
     const body_slot *s = &r->m.bodies[o->a];
@@ -1729,7 +1819,8 @@ static const op_fn op_handlers[OP_KINDS] = {
     do_steps,          do_create_body, do_destroy_body, do_create_joint, do_destroy_joint,
     do_joint_settings, do_velocity,    do_push,         do_teleport,     do_sleep,
     do_filter,         do_enable,      do_tune,         do_kinematic,    do_query,
-    do_walk,           do_exit,        do_world,        do_bad_call,     NULL /* run_ops */};
+    do_walk,           do_exit,        do_world,        do_bad_call,     NULL /* run_ops */,
+    do_retype,         do_mass};
 
 static void do_op(run *r, const op *o)
 {
@@ -1846,7 +1937,21 @@ static const uint32_t seeds[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
                                  16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
                                  31, 32, 33, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46,
                                  47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60};
-#define SEEDS ((int)(sizeof seeds / sizeof seeds[0]))
+/* Scripts that also change bodies' types and masses (cairn_body_set_type,
+   cairn_body_set_mass_properties): seeds 101 to 130, which pass. */
+static const uint32_t retype_seeds[] = {101, 102, 103, 104, 105, 106, 107, 108, 109, 110,
+                                        111, 112, 113, 114, 115, 116, 117, 118, 119, 120,
+                                        121, 122, 123, 124, 125, 126, 127, 128, 129, 130};
+
+typedef struct seed_list {
+    const uint32_t *seeds;
+    int count;
+    bool retypes;
+} seed_list;
+
+static const seed_list plain_scripts = {seeds, (int)(sizeof seeds / sizeof seeds[0]), false};
+static const seed_list retype_scripts = {retype_seeds,
+                                         (int)(sizeof retype_seeds / sizeof retype_seeds[0]), true};
 
 typedef struct seed_case {
     uint32_t seed;
@@ -1855,11 +1960,11 @@ typedef struct seed_case {
     trace *first, *other;
 } seed_case;
 
-static seed_case seed_begin(uint32_t seed)
+static seed_case seed_begin(uint32_t seed, bool retypes)
 {
     seed_case c = {seed, palette_make(seed), calloc(OPS, sizeof(op)), calloc(1, sizeof(trace)),
                    calloc(1, sizeof(trace))};
-    script_make(seed, &c.pal, c.ops, OPS);
+    script_make(seed, &c.pal, c.ops, OPS, retypes);
     return c;
 }
 
@@ -1894,15 +1999,15 @@ static void expect_same(const seed_case *c, const trace *a, int from, const trac
     }
 }
 
-Test(api_sequences, same_on_every_worker_count, .timeout = 300)
+static void same_on_every_worker_count(seed_list list)
 {
     cairn_thread_pool *pools[3];
     for (int w = 0; w < 3; ++w)
         cr_assert_not_null(pools[w] = cairn_thread_pool_create(w + 2), "%s",
                            cairn_thread_pool_last_error());
-    for (int k = 0; k < SEEDS; ++k) {
-        uint32_t seed = seeds[k];
-        seed_case c = seed_begin(seed);
+    for (int k = 0; k < list.count; ++k) {
+        uint32_t seed = list.seeds[k];
+        seed_case c = seed_begin(seed, list.retypes);
         run_script(seed, &c.pal, c.ops, NULL, c.first);
         for (int w = 0; w < 3; ++w) {
             char what[32];
@@ -1917,11 +2022,11 @@ Test(api_sequences, same_on_every_worker_count, .timeout = 300)
     cr_expect_eq(cairn_allocated_bytes(), 0, "%zu bytes still allocated", cairn_allocated_bytes());
 }
 
-Test(api_sequences, same_on_a_second_run, .timeout = 300)
+static void same_on_a_second_run(seed_list list)
 {
-    for (int k = 0; k < SEEDS; ++k) {
-        uint32_t seed = seeds[k];
-        seed_case c = seed_begin(seed);
+    for (int k = 0; k < list.count; ++k) {
+        uint32_t seed = list.seeds[k];
+        seed_case c = seed_begin(seed, list.retypes);
         run_script(seed, &c.pal, c.ops, NULL, c.first);
         run_script(seed, &c.pal, c.ops, NULL, c.other);
         expect_same(&c, c.first, 0, c.other, "a second run");
@@ -1958,13 +2063,13 @@ static void rebuild_bodies(run *r, int until)
 
 /* Saved two thirds of the way through on one worker; restored into a world rebuilt with the same
    bodies only (two workers), the rest of the script gives the same hashes and results. */
-Test(api_sequences, snapshot_into_a_world_with_the_same_bodies, .timeout = 300)
+static void snapshot_into_a_world_with_the_same_bodies(seed_list list)
 {
     cairn_thread_pool *pool = cairn_thread_pool_create(2);
     cr_assert_not_null(pool, "%s", cairn_thread_pool_last_error());
-    for (int k = 0; k < SEEDS; ++k) {
-        uint32_t seed = seeds[k];
-        seed_case c = seed_begin(seed);
+    for (int k = 0; k < list.count; ++k) {
+        uint32_t seed = list.seeds[k];
+        seed_case c = seed_begin(seed, list.retypes);
         int at = save_point(c.ops);
         run *saved = run_start(seed, &c.pal, c.ops, NULL, c.first);
         run_ops(saved, 0, at);
@@ -1994,4 +2099,35 @@ Test(api_sequences, snapshot_into_a_world_with_the_same_bodies, .timeout = 300)
     }
     cairn_thread_pool_destroy(pool);
     cr_expect_eq(cairn_allocated_bytes(), 0, "%zu bytes still allocated", cairn_allocated_bytes());
+}
+
+Test(api_sequences, same_on_every_worker_count, .timeout = 300)
+{
+    same_on_every_worker_count(plain_scripts);
+}
+
+Test(api_sequences, same_on_a_second_run, .timeout = 300)
+{
+    same_on_a_second_run(plain_scripts);
+}
+
+Test(api_sequences, snapshot_into_a_world_with_the_same_bodies, .timeout = 300)
+{
+    snapshot_into_a_world_with_the_same_bodies(plain_scripts);
+}
+
+Test(api_sequences, with_type_and_mass_changes_same_on_every_worker_count, .timeout = 300)
+{
+    same_on_every_worker_count(retype_scripts);
+}
+
+Test(api_sequences, with_type_and_mass_changes_same_on_a_second_run, .timeout = 300)
+{
+    same_on_a_second_run(retype_scripts);
+}
+
+Test(api_sequences, with_type_and_mass_changes_snapshot_into_a_world_with_the_same_bodies,
+     .timeout = 300)
+{
+    snapshot_into_a_world_with_the_same_bodies(retype_scripts);
 }

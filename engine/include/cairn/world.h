@@ -344,6 +344,27 @@ CAIRN_API float cairn_body_mass(const cairn_world *world, cairn_body_id body);
 CAIRN_API mat3s cairn_body_inertia(const cairn_world *world, cairn_body_id body);
 CAIRN_API vec3s cairn_body_center_of_mass(const cairn_world *world, cairn_body_id body);
 
+/* Changes a body's type between steps (a platform that starts to fall, a picked-up crate that
+   turns kinematic). The body keeps its id, transform, joints, filter and materials; its mass is
+   what cairn_body_def.density gives the shape, as at creation (an override by
+   cairn_body_set_mass_properties is dropped). A static body's velocities become zero; a body
+   that stops being dynamic loses its forces. It wakes (unless disabled) with what it touches and
+   is jointed to. At the next step its contacts are decided again: those the new type allows go
+   on, the others end (with their events), and pairs that now need a contact (a body that became
+   dynamic next to a static or kinematic one) begin. A joint whose bodies are then both static or
+   kinematic is kept but not solved until one is dynamic again. False and an error: a stale id, an
+   unknown type, a mesh or heightfield made dynamic, or a call from a step callback. */
+CAIRN_API bool cairn_body_set_type(cairn_world *world, cairn_body_id body, cairn_body_type type);
+/* Replaces a dynamic body's mass, centre of mass (body frame) and inertia (about that centre,
+   body axes) with the given ones, e.g. a car's lowered centre of mass. The body keeps its
+   transform and its motion (the velocity of the new centre is the one the old motion gives it)
+   and wakes. cairn_shape_mass_properties gives the shape's own (scale them as needed). False and
+   an error: a stale id, a static or kinematic body, NULL, a mass that is not finite and
+   positive, a centre not finite or beyond 1e6 m, an inertia that is not finite, symmetric and
+   positive definite, or a call from a step callback. */
+CAIRN_API bool cairn_body_set_mass_properties(cairn_world *world, cairn_body_id body,
+                                              const cairn_mass_properties *mass);
+
 /* ---- collision filtering on the world ---- */
 
 /* Asked once when two bodies start to share a broadphase pair (after the layer/mask test);

@@ -102,6 +102,7 @@ static body body_from_def(const cairn_body_def *def)
     b.gravity_scale = def->gravity_scale;
     b.linear_damping = def->linear_damping;
     b.angular_damping = def->angular_damping;
+    b.density = def->density;
     b.layer = def->layer;
     b.mask = def->mask;
     b.is_sensor = def->is_sensor;

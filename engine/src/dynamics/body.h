@@ -30,6 +30,7 @@ typedef struct body {
     vec3s torque; /* N m, world */
     float gravity_scale;
     float linear_damping, angular_damping; /* 1/s, added to the world's */
+    float density;                         /* kg/m^3, as created: the mass a new type gets */
     uint32_t layer, mask; /* collision filter bits, handed to the broadphase proxy */
     bool is_sensor;
     bool enabled;        /* a disabled body has no proxy, no contacts and is never awake */
@@ -51,6 +52,8 @@ void body_sync_inertia(body *b);
 bool body_inertia_is_diagonal(const body *b);
 /* Mass, centre and inertia from the shape and density (dynamic bodies). */
 bool body_set_mass(body *b, float density);
+/* Mass, centre and inertia as given (checked by the caller), for a dynamic body. */
+void body_set_mass_properties(body *b, const cairn_mass_properties *mass);
 /* The tight bounds of the body's shape at its transform. */
 cairn_aabb body_bounds(const body *b);
 /* The body's velocity at a world point. */

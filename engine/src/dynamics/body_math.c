@@ -25,11 +25,16 @@ bool body_set_mass(body *b, float density)
     cairn_mass_properties mass;
     if (!cairn_shape_mass_properties(b->shape, density, &mass))
         return false;
-    b->inverse_mass = 1.0f / mass.mass;
-    b->local_center = mass.center;
-    b->inertia_local = mass.inertia;
-    b->inverse_inertia_local = inverse_or_zero(mass.inertia);
+    body_set_mass_properties(b, &mass);
     return true;
+}
+
+void body_set_mass_properties(body *b, const cairn_mass_properties *mass)
+{
+    b->inverse_mass = 1.0f / mass->mass;
+    b->local_center = mass->center;
+    b->inertia_local = mass->inertia;
+    b->inverse_inertia_local = inverse_or_zero(mass->inertia);
 }
 
 void body_sync(body *b)

@@ -116,10 +116,17 @@ static bool is_enabled(const cairn_world *world, uint32_t index)
     return index == JOINT_WORLD || world->bodies.data[index].enabled;
 }
 
-/* A joint takes part when one of its bodies moves this step and neither is disabled. */
+static bool is_dynamic(const cairn_world *world, uint32_t index)
+{
+    return index != JOINT_WORLD && world->bodies.data[index].type == CAIRN_DYNAMIC;
+}
+
+/* A joint takes part when one of its bodies moves this step, one is dynamic (a body's type can
+   change after the joint was made) and neither is disabled. */
 static bool joint_is_active(const cairn_world *world, const joint *j)
 {
     return j->alive && (moves(world, j->body_a) || moves(world, j->body_b)) &&
+           (is_dynamic(world, j->body_a) || is_dynamic(world, j->body_b)) &&
            is_enabled(world, j->body_a) && is_enabled(world, j->body_b);
 }
 

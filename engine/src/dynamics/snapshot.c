@@ -21,6 +21,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/validate.h"
+#include "geometry/shape.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -30,14 +31,18 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 6u
+#define SNAPSHOT_VERSION 7u
 #define BYTE_ORDER_MARK  0x01020304u
 
-/* What a snapshot keeps of a body: its state, not what its shape and density give. */
+/* What a snapshot keeps of a body: its state, not its shape. The type and mass properties are
+   state, as the game may change them (cairn_body_set_type, cairn_body_set_mass_properties). */
 typedef struct body_record {
     uint32_t generation;
     uint8_t type, enabled, awake, allow_sleep;
     cairn_transform transform;
+    float inverse_mass;
+    vec3s local_center;
+    mat3s inertia_local, inverse_inertia_local;
     vec3s linear_velocity, angular_velocity, force, torque;
     float sleep_time, gravity_scale, friction, restitution;
     float linear_damping, angular_damping;
@@ -118,6 +123,10 @@ static body_record record_of(const cairn_world *w, const body *b)
        undefined bytes in, and two snapshots of one state must be the same bytes. */
     r.transform.position = b->transform.position;
     r.transform.rotation = b->transform.rotation;
+    r.inverse_mass = b->inverse_mass;
+    r.local_center = b->local_center;
+    r.inertia_local = b->inertia_local;
+    r.inverse_inertia_local = b->inverse_inertia_local;
     r.linear_velocity = b->linear_velocity;
     r.angular_velocity = b->angular_velocity;
     r.force = b->force;
@@ -345,7 +354,20 @@ static bool check_sleeper(const cairn_world *w, cursor *c, int i)
     return true;
 }
 
-/* Every body slot must be the world's: alive or dead alike, same generation and type. */
+/* A record's type and mass fit each other and the body's shape. */
+static bool valid_mass(const body *b, const body_record *r)
+{
+    if (r->type > CAIRN_DYNAMIC || (r->type == CAIRN_DYNAMIC && shape_is_triangles(b->shape)))
+        return false;
+    bool dynamic = r->type == CAIRN_DYNAMIC;
+    bool finite = is_finite_float(r->inverse_mass) && is_finite_vec3(r->local_center);
+    for (int c = 0; c < 3; ++c)
+        finite = finite && is_finite_vec3(r->inertia_local.col[c]) &&
+                 is_finite_vec3(r->inverse_inertia_local.col[c]);
+    return finite && (dynamic ? r->inverse_mass > 0.0f : r->inverse_mass == 0.0f);
+}
+
+/* Every body slot must be the world's: alive or dead alike, same generation. */
 static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
 {
     for (int i = 0; i < w->bodies.count; ++i) {
@@ -370,11 +392,13 @@ static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
         body_record r;
         if (!take(c, &r, sizeof r))
             return false;
-        if (r.generation != b->generation || r.type != (uint8_t)b->type)
-            return error_set("cairn_world_restore: body %d differs (generation or type) from the "
-                             "world's: not its world (or it was destroyed and made again since "
-                             "the save; %s)",
+        if (r.generation != b->generation)
+            return error_set("cairn_world_restore: body %d differs (generation) from the world's: "
+                             "not its world (or it was destroyed and made again since the save; "
+                             "%s)",
                              i, KEEP_BODIES);
+        if (!valid_mass(b, &r))
+            return error_set("cairn_world_restore: body %d has a corrupt type or mass", i);
         if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))
             return error_set("cairn_world_restore: body %d has a corrupt transform", i);
     }
@@ -715,11 +739,13 @@ static bool read_memory(cairn_world *w, const parsed *p, const void *buffer, res
     return true;
 }
 
-/* A body's proxy as the snapshot has it: present when enabled, with its filter and box. */
-static bool restore_proxy(cairn_world *w, body *b, uint32_t index, const body_record *r)
+/* A body's proxy as the snapshot has it: present when enabled, with its filter, box and static
+   flag (from the type: type_changed when the body had another type before the restore). */
+static bool restore_proxy(cairn_world *w, body *b, uint32_t index, const body_record *r,
+                          bool type_changed)
 {
     bool filter_changed = b->layer != r->layer || b->mask != r->mask;
-    if (b->proxy >= 0 && (!r->has_proxy || filter_changed)) {
+    if (b->proxy >= 0 && (!r->has_proxy || filter_changed || type_changed)) {
         broadphase_destroy_proxy(&w->broadphase, b->proxy);
         b->proxy = -1;
     }
@@ -736,6 +762,12 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
 {
     body *b = &w->bodies.data[index];
     body_set_awake(w, index, false);
+    bool type_changed = b->type != (cairn_body_type)r->type;
+    b->type = (cairn_body_type)r->type;
+    b->inverse_mass = r->inverse_mass;
+    b->local_center = r->local_center;
+    b->inertia_local = r->inertia_local;
+    b->inverse_inertia_local = r->inverse_inertia_local;
     b->enabled = r->enabled;
     b->allow_sleep = r->allow_sleep;
     b->transform = r->transform;
@@ -751,7 +783,8 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     b->angular_damping = r->angular_damping;
     b->joint_edges = r->joint_edges;
     body_sync(b);
-    restore_proxy(w, b, index, r); /* a proxy that cannot be made leaves the body out */
+    restore_proxy(w, b, index, r,
+                  type_changed); /* a proxy that cannot be made leaves the body out */
     body_set_awake(w, index, r->awake && b->enabled);
 }
 

@@ -1,0 +1,148 @@
+/* Changing what a body is after its creation: its type (static, kinematic, dynamic) and its mass
+   properties. Both are changes a game makes between steps (a platform that starts to fall, a
+   picked-up crate that turns kinematic, a car's lowered centre of mass). */
+#include "dynamics/world_state.h"
+
+#include "core/error.h"
+#include "core/validate.h"
+#include "geometry/shape.h"
+
+#include <math.h>
+
+static const float max_center_offset = 1e6f;
+
+static bool is_body_type(cairn_body_type type)
+{
+    return type == CAIRN_STATIC || type == CAIRN_KINEMATIC || type == CAIRN_DYNAMIC;
+}
+
+/* Wakes what the body touches or is jointed to, and the body's own island: the change may
+   take away a support or start a push. */
+static void wake_around(cairn_world *world, uint32_t index)
+{
+    islands_wake(world, index);
+    islands_wake_touching(world, index);
+}
+
+/* The static flag of a broadphase proxy is fixed at its creation (static proxies are not
+   paired with each other): a new type needs a new proxy, made before the old one goes so that
+   the two differ. The broadphase keeps the body's pairs that the new proxy still has (their
+   contacts go on), drops those between two static proxies and adds those with static ones at
+   the next step. Which pairs get a contact depends on the types: every pair is decided again
+   at the next step (refilter_pending). */
+static bool replace_proxy(cairn_world *world, body *b, uint32_t index)
+{
+    int old_proxy = b->proxy;
+    if (!body_create_proxy(world, b, index)) {
+        b->proxy = old_proxy;
+        return false; /* error set by the broadphase */
+    }
+    broadphase_destroy_proxy(&world->broadphase, old_proxy);
+    world->refilter_pending = true;
+    return true;
+}
+
+bool cairn_body_set_type(cairn_world *world, cairn_body_id id, cairn_body_type type)
+{
+    const char *function = "cairn_body_set_type";
+    if (!world_unlocked(world, function))
+        return false;
+    body *b = world_body(world, id, function);
+    if (b == NULL)
+        return false;
+    if (!is_body_type(type))
+        return error_set("%s: type %d is not a body type", function, (int)type);
+    if (type == CAIRN_DYNAMIC && shape_is_triangles(b->shape))
+        return error_set("%s: body {%u, %u} has a %s shape, which cannot be dynamic", function,
+                         id.index, id.generation,
+                         b->shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
+    if (b->type == type)
+        return true;
+    if (b->enabled)
+        wake_around(world, id.index); /* by the old type: a sleeping dynamic body's island */
+    body before = *b;
+    b->type = type;
+    if (!body_set_mass(b, b->density) || (b->enabled && !replace_proxy(world, b, id.index))) {
+        *b = before;
+        return false;
+    }
+    body_set_awake(world, id.index, false);
+    if (type != CAIRN_DYNAMIC) { /* forces act on dynamic bodies only */
+        b->force = glms_vec3_zero();
+        b->torque = glms_vec3_zero();
+    }
+    if (type == CAIRN_STATIC) {
+        b->linear_velocity = glms_vec3_zero();
+        b->angular_velocity = glms_vec3_zero();
+    }
+    body_sync(b);
+    b->sleep_time = 0.0f;
+    if (b->enabled) {
+        sensors_mark_stale(world, id.index);
+        body_set_awake(world, id.index, true);
+    }
+    return true;
+}
+
+/* Symmetric (to float rounding) and positive definite, by its leading minors in double. */
+static bool is_inertia_tensor(mat3s m)
+{
+    double a[3][3];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+            if (!isfinite(m.raw[c][r]))
+                return false;
+            a[r][c] = (double)m.raw[c][r];
+        }
+    double scale = fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2]);
+    for (int r = 0; r < 3; ++r)
+        for (int c = r + 1; c < 3; ++c)
+            if (fabs(a[r][c] - a[c][r]) > 1e-6 * scale)
+                return false;
+    double minor2 = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+    double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                 a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                 a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    /* relative to the scale: a tensor whose float inverse would overflow is not definite */
+    return a[0][0] > 0.0 && minor2 > 1e-12 * scale * scale && det > 1e-18 * scale * scale * scale;
+}
+
+static bool check_mass_properties(const char *function, const cairn_mass_properties *mass)
+{
+    if (mass == NULL)
+        return error_set("%s: mass is NULL", function);
+    if (!is_finite_float(mass->mass) || mass->mass <= 0.0f)
+        return error_set("%s: mass = %g must be finite and positive", function, (double)mass->mass);
+    if (!is_finite_vec3(mass->center) || glms_vec3_norm(mass->center) > max_center_offset)
+        return error_set("%s: center must be finite and within %g m of the body origin", function,
+                         (double)max_center_offset);
+    if (!is_inertia_tensor(mass->inertia))
+        return error_set("%s: inertia must be a finite, symmetric, positive definite tensor",
+                         function);
+    return true;
+}
+
+bool cairn_body_set_mass_properties(cairn_world *world, cairn_body_id id,
+                                    const cairn_mass_properties *mass)
+{
+    const char *function = "cairn_body_set_mass_properties";
+    if (!world_unlocked(world, function))
+        return false;
+    body *b = world_body(world, id, function);
+    if (b == NULL || !check_mass_properties(function, mass))
+        return false;
+    if (b->type != CAIRN_DYNAMIC)
+        return error_set("%s: body {%u, %u} is not dynamic (static and kinematic bodies have no "
+                         "mass; change the type first)",
+                         function, id.index, id.generation);
+    vec3s old_center = b->center;
+    body_set_mass_properties(b, mass);
+    body_sync(b);
+    /* The body keeps its motion: the new centre moves with the velocity the old motion gives
+       that point. */
+    b->linear_velocity =
+        glms_vec3_add(b->linear_velocity,
+                      glms_vec3_cross(b->angular_velocity, glms_vec3_sub(b->center, old_center)));
+    islands_wake(world, id.index);
+    return true;
+}
