@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/fnv.h"
 #include "core/tasks.h"
 #include "core/timer.h"
 #include "core/validate.h"
@@ -179,14 +180,6 @@ int cairn_world_body_count(const cairn_world *world)
     return world ? id_pool_count(&world->ids) : 0;
 }
 
-static uint64_t hash_bytes(uint64_t hash, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    for (size_t k = 0; k < size; ++k)
-        hash = (hash ^ bytes[k]) * 1099511628211ull;
-    return hash;
-}
-
 /* Each live joint's id and accumulated impulses: what the next step starts from. */
 static uint64_t hash_joints(const cairn_world *world, uint64_t hash)
 {
@@ -198,8 +191,8 @@ static uint64_t hash_joints(const cairn_world *world, uint64_t hash)
         float impulses[7] = {j->point.impulse.x, j->point.impulse.y, j->point.impulse.z,
                              j->free_axis.lower, j->free_axis.upper, j->free_axis.motor,
                              j->free_axis.spring};
-        hash = hash_bytes(hash, id, sizeof id);
-        hash = hash_bytes(hash, impulses, sizeof impulses);
+        hash = fnv1a(hash, id, sizeof id);
+        hash = fnv1a(hash, impulses, sizeof impulses);
     }
     return hash;
 }
@@ -207,7 +200,7 @@ static uint64_t hash_joints(const cairn_world *world, uint64_t hash)
 /* FNV-1a over the bytes of every live body's state, in id order, then the joints'. */
 uint64_t cairn_world_state_hash(const cairn_world *world)
 {
-    uint64_t hash = 1469598103934665603ull;
+    uint64_t hash = FNV_OFFSET;
     for (int i = 0; world != NULL && i < world->bodies.count; ++i) {
         const body *b = &world->bodies.data[i];
         if (!b->alive)
@@ -218,7 +211,7 @@ uint64_t cairn_world_state_hash(const cairn_world *world)
             b->transform.rotation.w, b->linear_velocity.x,    b->linear_velocity.y,
             b->linear_velocity.z,    b->angular_velocity.x,   b->angular_velocity.y,
             b->angular_velocity.z};
-        hash = hash_bytes(hash, state, sizeof state);
+        hash = fnv1a(hash, state, sizeof state);
     }
     return world ? hash_joints(world, hash) : hash;
 }

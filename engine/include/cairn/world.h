@@ -364,6 +364,17 @@ CAIRN_API bool cairn_body_set_type(cairn_world *world, cairn_body_id body, cairn
    positive definite, or a call from a step callback. */
 CAIRN_API bool cairn_body_set_mass_properties(cairn_world *world, cairn_body_id body,
                                               const cairn_mass_properties *mass);
+/* Replaces a body's shape between steps (a crouching capsule, a crate that breaks into a smaller
+   one). The world takes a reference to the new shape and releases the old one. The body keeps
+   its id, transform (the shape's frame), type, joints, filter and materials; a dynamic body's
+   mass is what its density gives the new shape (an override is dropped), and it keeps its
+   motion (every point its velocity). It wakes with what it touches; its touches end at once
+   (end events readable until the next step, as for cairn_body_destroy) and begin again at the
+   next step where the new shape touches. A snapshot carries no shapes: a restore refuses a body
+   whose shape differs from the one it had at the save. False and an error: a stale id, NULL, a
+   mesh or heightfield for a dynamic body, or a call from a step callback. */
+CAIRN_API bool cairn_body_set_shape(cairn_world *world, cairn_body_id body,
+                                    const cairn_shape *shape);
 
 /* ---- collision filtering on the world ---- */
 

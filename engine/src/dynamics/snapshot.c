@@ -20,6 +20,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/fnv.h"
 #include "core/validate.h"
 #include "geometry/shape.h"
 
@@ -49,7 +50,8 @@ typedef struct body_record {
     uint32_t layer, mask;
     int32_t joint_edges;
     uint32_t has_proxy;
-    cairn_aabb fat; /* the broadphase's box, which decides when pairs start and end */
+    uint32_t shape_signature; /* shape_signature folded: a restore needs the same shape */
+    cairn_aabb fat;           /* the broadphase's box, which decides when pairs start and end */
 } body_record;
 
 typedef struct snapshot_header {
@@ -80,10 +82,7 @@ typedef struct world_flags {
 
 static uint64_t checksum(const unsigned char *bytes, size_t n)
 {
-    uint64_t hash = 1469598103934665603ull;
-    for (size_t k = 0; k < n; ++k)
-        hash = (hash ^ bytes[k]) * 1099511628211ull;
-    return hash;
+    return fnv1a(FNV_OFFSET, bytes, n);
 }
 
 static snapshot_header make_header(const cairn_world *w, uint32_t kind)
@@ -109,6 +108,12 @@ static snapshot_header make_header(const cairn_world *w, uint32_t kind)
 }
 
 /* ---- writing ---- */
+
+static uint32_t folded_signature(const cairn_shape *shape)
+{
+    uint64_t s = shape_signature(shape);
+    return (uint32_t)(s ^ (s >> 32));
+}
 
 static body_record record_of(const cairn_world *w, const body *b)
 {
@@ -141,6 +146,7 @@ static body_record record_of(const cairn_world *w, const body *b)
     r.mask = b->mask;
     r.joint_edges = b->joint_edges;
     r.has_proxy = b->proxy >= 0;
+    r.shape_signature = folded_signature(b->shape);
     if (b->proxy >= 0)
         r.fat = broadphase_fat_aabb(&w->broadphase, b->proxy);
     return r;
@@ -397,6 +403,11 @@ static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
                              "not its world (or it was destroyed and made again since the save; "
                              "%s)",
                              i, KEEP_BODIES);
+        if (r.shape_signature != folded_signature(b->shape))
+            return error_set("cairn_world_restore: body %d has another shape than at the save (a "
+                             "snapshot carries no shapes: give it back its shape of then, e.g. "
+                             "after cairn_body_set_shape, before restoring)",
+                             i);
         if (!valid_mass(b, &r))
             return error_set("cairn_world_restore: body %d has a corrupt type or mass", i);
         if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))

@@ -3,6 +3,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/fnv.h"
 #include "core/validate.h"
 
 #include <math.h>
@@ -223,6 +224,44 @@ float shape_reach(const cairn_shape *shape)
                   fmaxf(fabsf(box.min.y), fabsf(box.max.y)),
                   fmaxf(fabsf(box.min.z), fabsf(box.max.z))}};
     return glms_vec3_norm(far);
+}
+
+uint64_t shape_signature(const cairn_shape *shape)
+{
+    int counts[4] = {0, 0, 0, 0};
+    switch (shape->type) {
+    case CAIRN_SHAPE_HULL:
+        counts[0] = shape->hull.outer.vertex_count;
+        counts[1] = shape->hull.outer.face_count;
+        break;
+    case CAIRN_SHAPE_COMPOUND:
+        counts[0] = shape->compound.count;
+        break;
+    case CAIRN_SHAPE_MESH:
+        counts[0] = shape->mesh.vertex_count;
+        counts[1] = shape->mesh.input_count;
+        counts[2] = shape->mesh.triangle_count;
+        break;
+    case CAIRN_SHAPE_HEIGHTFIELD:
+        counts[0] = shape->heightfield.count_x;
+        counts[1] = shape->heightfield.count_z;
+        break;
+    default:
+        break;
+    }
+    float sizes[7] = {shape->convex_radius,      shape->local_bounds.min.x,
+                      shape->local_bounds.min.y, shape->local_bounds.min.z,
+                      shape->local_bounds.max.x, shape->local_bounds.max.y,
+                      shape->local_bounds.max.z};
+    int type = (int)shape->type;
+    uint64_t hash = fnv1a(FNV_OFFSET, &type, sizeof type);
+    hash = fnv1a(hash, counts, sizeof counts);
+    hash = fnv1a(hash, sizes, sizeof sizes);
+    for (int i = 0; shape_is_compound(shape) && i < shape->compound.count; ++i) {
+        uint64_t child = shape_signature(shape->compound.children[i]);
+        hash = fnv1a(hash, &child, sizeof child);
+    }
+    return hash;
 }
 
 cairn_shape_params cairn_shape_get_params(const cairn_shape *shape)

@@ -107,6 +107,11 @@ void heightfield_destroy(cairn_shape *shape);
 
 /* How far the shape reaches from its own origin: the farthest corner of its local bounds. */
 float shape_reach(const cairn_shape *shape);
+/* What tells two shapes apart for a snapshot restore: the type, convex radius, bounds and the
+   counts its contacts' caches index into (hull vertices and faces, compound children, mesh
+   triangles, heightfield samples), a compound's children's in order. Equal for shapes built the
+   same way in another world. */
+uint64_t shape_signature(const cairn_shape *shape);
 
 /* The public getters take NULL (cairn_body_shape gives it for a stale id): false, with an error
    naming function, and the getter answers zero. */

@@ -25,7 +25,7 @@ static double creation_mass(const cairn_shape *shape, float density)
 
 /* A static platform high up, a box resting on it; the platform turned dynamic falls freely with
    the box on it: its drop after t is g t^2 / 2 (the ground is far below). */
-Test(body_type, a_static_platform_made_dynamic_falls_freely_with_its_load)
+Test(body_change, a_static_platform_made_dynamic_falls_freely_with_its_load)
 {
     cairn_world *world = scene_default_world();
     vec3s half = v3(2, 0.25f, 2);
@@ -57,7 +57,7 @@ Test(body_type, a_static_platform_made_dynamic_falls_freely_with_its_load)
 }
 
 /* A falling box turned static stops where it is and holds what lands on it. */
-Test(body_type, a_dynamic_box_made_static_stops_and_holds_a_load)
+Test(body_change, a_dynamic_box_made_static_stops_and_holds_a_load)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.6f, 0.0f);
@@ -80,7 +80,7 @@ Test(body_type, a_dynamic_box_made_static_stops_and_holds_a_load)
 }
 
 /* Kinematic keeps the velocity it had and no longer feels gravity: x = x0 + v t. */
-Test(body_type, a_dynamic_body_made_kinematic_moves_on_at_its_velocity)
+Test(body_change, a_dynamic_body_made_kinematic_moves_on_at_its_velocity)
 {
     cairn_world *world = scene_default_world();
     cairn_body_id ball = scene_sphere(world, v3(0, 50, 0), 0.5f, 1000.0f, 0.5f, 0.0f);
@@ -127,7 +127,7 @@ static bool has_end(const cairn_world *world, cairn_body_id a, cairn_body_id b)
 /* The ground turned kinematic and back in one frame: the resting box's contact goes on (no end,
    no begin) and the box stays where it rests. The box then made static too: no dynamic body is
    left in the pair, and the contact ends with its event. */
-Test(body_type, a_contact_goes_on_while_its_pair_has_a_dynamic_body)
+Test(body_change, a_contact_goes_on_while_its_pair_has_a_dynamic_body)
 {
     cairn_world *world = scene_default_world();
     cairn_body_id ground = scene_floor(world, 0.6f, 0.0f);
@@ -154,7 +154,7 @@ Test(body_type, a_contact_goes_on_while_its_pair_has_a_dynamic_body)
 }
 
 /* A static body under a kinematic one makes no contact; once dynamic, it is pushed. */
-Test(body_type, a_pair_without_a_dynamic_body_gets_its_contact_when_one_becomes_dynamic)
+Test(body_change, a_pair_without_a_dynamic_body_gets_its_contact_when_one_becomes_dynamic)
 {
     cairn_world *world = weightless_world();
     cairn_body_id pusher = scene_body(world, cairn_shape_box(unit_half, SCENE_RADIUS),
@@ -196,7 +196,7 @@ static double anchor_gap(const cairn_world *world, cairn_body_id a, vec3s local_
 /* A box hinged to a static post: the post made dynamic, the two fall together held at the
    hinge; the box made static too, the joint has no dynamic body and rests; one made dynamic
    again, the joint holds again. */
-Test(body_type, joints_follow_their_bodies_types)
+Test(body_change, joints_follow_their_bodies_types)
 {
     cairn_world *world = scene_default_world();
     cairn_body_id post = scene_body(world, cairn_shape_box(v3(0.2f, 1, 0.2f), SCENE_RADIUS),
@@ -231,7 +231,7 @@ Test(body_type, joints_follow_their_bodies_types)
 }
 
 /* A disabled body changes type without entering the world; enabled, it acts as its new type. */
-Test(body_type, a_disabled_body_takes_the_type_it_is_enabled_with)
+Test(body_change, a_disabled_body_takes_the_type_it_is_enabled_with)
 {
     cairn_world *world = scene_default_world();
     cairn_body_id box = scene_box(world, v3(0, 10, 0), unit_half, 1000.0f, 0.6f);
@@ -248,8 +248,27 @@ Test(body_type, a_disabled_body_takes_the_type_it_is_enabled_with)
     cairn_world_destroy(world);
 }
 
+/* Disabled, made kinematic and enabled again before a step, a box that rested on the floor
+   keeps no contact with it (a kinematic-static pair has none). */
+Test(body_change, a_contact_the_new_type_forbids_ends_after_an_enable)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id box = scene_box(world, v3(0, 0.5f, 0), unit_half, 1000.0f, 0.6f);
+    scene_step(world, 30);
+    cr_assert(cairn_body_set_enabled(world, box, false));
+    cr_assert(cairn_body_set_type(world, box, CAIRN_KINEMATIC));
+    cr_assert(cairn_body_set_enabled(world, box, true));
+    cairn_world_step(world, SCENE_DT);
+    cairn_contact_data data[4];
+    cr_expect_eq(cairn_body_contacts(world, box, data, 4), 0, "a kinematic-static contact");
+    vec3s p = scene_position(world, box);
+    cr_expect(isfinite(p.y) && fabs((double)p.y - 0.5) < 0.01, "the box is at y = %g", (double)p.y);
+    cairn_world_destroy(world);
+}
+
 /* Stale ids, unknown types and meshes made dynamic are refused and change nothing. */
-Test(body_type, bad_input_is_refused)
+Test(body_change, bad_input_is_refused)
 {
     cairn_world *world = scene_default_world();
     cairn_body_id box = scene_box(world, v3(0, 10, 0), unit_half, 1000.0f, 0.6f);
@@ -290,7 +309,7 @@ static mat3s turned_inertia(void)
     return glms_mat3_mul(glms_mat3_mul(r, d), glms_mat3_transpose(r));
 }
 
-Test(body_type, given_mass_properties_answer_impulses_as_newton_says)
+Test(body_change, given_mass_properties_answer_impulses_as_newton_says)
 {
     cairn_world *world = weightless_world();
     cairn_body_id box = scene_box(world, v3(0, 0, 0), unit_half, 1000.0f, 0.6f);
@@ -315,7 +334,7 @@ Test(body_type, given_mass_properties_answer_impulses_as_newton_says)
 }
 
 /* Moving the centre keeps the body's motion: every point keeps its velocity. */
-Test(body_type, moving_the_centre_keeps_every_points_velocity)
+Test(body_change, moving_the_centre_keeps_every_points_velocity)
 {
     cairn_world *world = weightless_world();
     cairn_body_id box = scene_box(world, v3(1, 2, 3), unit_half, 1000.0f, 0.6f);
@@ -367,7 +386,7 @@ static double tipped_box_final_uprightness(bool lowered)
     return fabs((double)up.y);
 }
 
-Test(body_type, a_lowered_centre_of_mass_rights_a_tipped_box)
+Test(body_change, a_lowered_centre_of_mass_rights_a_tipped_box)
 {
     double own = tipped_box_final_uprightness(false), lowered = tipped_box_final_uprightness(true);
     cr_expect(own < 0.1, "with its own centre the box did not fall over (up.y = %g)", own);
@@ -376,7 +395,7 @@ Test(body_type, a_lowered_centre_of_mass_rights_a_tipped_box)
 }
 
 /* A new type drops the override: the mass is density x volume again. */
-Test(body_type, a_new_type_drops_the_override)
+Test(body_change, a_new_type_drops_the_override)
 {
     cairn_world *world = weightless_world();
     cairn_body_id box = scene_box(world, v3(0, 0, 0), unit_half, 1000.0f, 0.6f);
@@ -392,7 +411,7 @@ Test(body_type, a_new_type_drops_the_override)
     cairn_world_destroy(world);
 }
 
-Test(body_type, bad_mass_properties_are_refused)
+Test(body_change, bad_mass_properties_are_refused)
 {
     cairn_world *world = weightless_world();
     cairn_body_id box = scene_box(world, v3(0, 0, 0), unit_half, 1000.0f, 0.6f);
@@ -431,7 +450,7 @@ Test(body_type, bad_mass_properties_are_refused)
 
 /* A snapshot keeps the type and the mass: restored over a world where both changed, the run
    replays the saved one's hashes. */
-Test(body_type, a_snapshot_keeps_type_and_mass)
+Test(body_change, a_snapshot_keeps_type_and_mass)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.6f, 0.0f);
@@ -463,6 +482,201 @@ Test(body_type, a_snapshot_keeps_type_and_mass)
     cr_expect_eq(cairn_body_mass(world, box), 50.0f);
     scene_step(world, 90);
     cr_expect_eq(cairn_world_state_hash(world), expected, "the restored run differs");
+    free(saved);
+    cairn_world_destroy(world);
+}
+
+/* ---- shapes ---- */
+
+static bool has_begin_or_end(const cairn_world *world, cairn_body_id a, cairn_body_id b, bool end)
+{
+    return end ? has_end(world, a, b) : has_begin(world, a, b);
+}
+
+/* A ball resting on the floor given a bigger sphere: the touch ends at once and begins again at
+   the next step, the ball settles with its centre at the new radius, and its mass is the new
+   sphere's. */
+Test(body_change, a_new_shape_rests_at_its_own_height_and_weighs_its_own_mass)
+{
+    cairn_world *world = scene_default_world();
+    cairn_body_id ground = scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id ball = scene_sphere(world, v3(0, 0.25f, 0), 0.25f, 800.0f, 0.6f, 0.0f);
+    scene_step(world, 60);
+    cr_assert(fabs((double)scene_position(world, ball).y - 0.25) < 0.01);
+    cairn_shape *big = cairn_shape_sphere(0.6f);
+    cr_assert(cairn_body_set_shape(world, ball, big), "%s", cairn_last_error());
+    cr_expect(has_begin_or_end(world, ball, ground, true), "no end event right after the call");
+    cr_expect_eq(cairn_body_shape(world, ball), big);
+    double expected = creation_mass(big, 800.0f);
+    cairn_shape_release(big); /* the body holds its own reference */
+    cr_expect(fabs(cairn_body_mass(world, ball) - expected) < 1e-6 * expected, "mass %g, not %g",
+              (double)cairn_body_mass(world, ball), expected);
+    cr_expect(cairn_body_is_awake(world, ball));
+    cairn_world_step(world, SCENE_DT);
+    cr_expect(has_begin_or_end(world, ball, ground, false), "no begin event at the next step");
+    scene_step(world, 120);
+    double y = scene_position(world, ball).y;
+    cr_expect(fabs(y - 0.6) < 0.01, "the big ball's centre is at %g, its radius is 0.6", y);
+    cairn_world_destroy(world);
+    cr_expect_eq(cairn_allocated_bytes(), 0, "%zu bytes still allocated", cairn_allocated_bytes());
+}
+
+/* A spinning body given a shape whose centre is elsewhere (a sphere off the origin in a
+   compound): every point keeps its velocity. */
+Test(body_change, a_new_shape_keeps_every_points_velocity)
+{
+    cairn_world *world = weightless_world();
+    cairn_body_id box = scene_box(world, v3(1, 2, 3), unit_half, 1000.0f, 0.6f);
+    cr_assert(cairn_body_set_linear_velocity(world, box, v3(1, 0, 0)));
+    cr_assert(cairn_body_set_angular_velocity(world, box, v3(0, 2, 1)));
+    vec3s probe = v3(1.4f, 2.3f, 2.6f);
+    vec3s before =
+        glms_vec3_add(cairn_body_linear_velocity(world, box),
+                      glms_vec3_cross(cairn_body_angular_velocity(world, box),
+                                      glms_vec3_sub(probe, cairn_body_center_of_mass(world, box))));
+    cairn_shape *ball = cairn_shape_sphere(0.5f);
+    const cairn_shape *children[1] = {ball};
+    cairn_transform at[1] = {scene_at(v3(0.8f, -0.3f, 0))};
+    cairn_shape *off = cairn_shape_compound(children, at, 1);
+    cairn_shape_release(ball);
+    cr_assert(cairn_body_set_shape(world, box, off), "%s", cairn_last_error());
+    cairn_shape_release(off);
+    vec3s centre = cairn_body_center_of_mass(world, box);
+    cr_expect(scene_distance(centre, v3(1.8f, 1.7f, 3)) < 1e-5, "centre (%g %g %g)",
+              (double)centre.x, (double)centre.y, (double)centre.z);
+    vec3s after = glms_vec3_add(
+        cairn_body_linear_velocity(world, box),
+        glms_vec3_cross(cairn_body_angular_velocity(world, box), glms_vec3_sub(probe, centre)));
+    cr_expect(scene_distance(before, after) < 1e-5, "the probe's velocity changed by %g m/s",
+              scene_distance(before, after));
+    cairn_world_destroy(world);
+}
+
+/* A compound of four balls resting on a mesh, given a box, then a hull, then the compound back:
+   no cache of the old shape's children or triangles survives into the new one's contacts (the
+   sanitizer build would see a stale index), and the body comes to rest on the mesh each time. */
+Test(body_change, shapes_swapped_on_a_mesh_come_to_rest)
+{
+    cairn_world *world = scene_default_world();
+    vec3s corners[4] = {v3(-5, 0, -5), v3(5, 0, -5), v3(5, 0, 5), v3(-5, 0, 5)};
+    int triangles[6] = {0, 2, 1, 0, 3, 2};
+    cairn_shape *mesh = cairn_shape_mesh(corners, 4, triangles, 2);
+    scene_body(world, mesh, CAIRN_STATIC, scene_at(v3(0, 0, 0)), 1000.0f, 0.6f, 0.0f);
+    cairn_shape *ball = cairn_shape_sphere(0.2f);
+    const cairn_shape *children[4] = {ball, ball, ball, ball};
+    cairn_transform at[4] = {scene_at(v3(-0.3f, 0, -0.3f)), scene_at(v3(0.3f, 0, -0.3f)),
+                             scene_at(v3(0.3f, 0, 0.3f)), scene_at(v3(-0.3f, 0, 0.3f))};
+    cairn_shape *balls = cairn_shape_compound(children, at, 4);
+    cairn_shape_release(ball);
+    vec3s points[5] = {v3(-0.4f, -0.3f, -0.4f), v3(0.4f, -0.3f, -0.4f), v3(0.4f, -0.3f, 0.4f),
+                       v3(-0.4f, -0.3f, 0.4f), v3(0, 0.5f, 0)};
+    cairn_shape *pyramid = cairn_shape_hull(points, 5, 0.02f);
+    cr_assert_not_null(pyramid, "%s", cairn_last_error());
+    cairn_shape *box_shape = cairn_shape_box(v3(0.4f, 0.3f, 0.4f), SCENE_RADIUS);
+    cairn_body_def def = cairn_body_default_def();
+    def.shape = balls;
+    def.transform = scene_at(v3(0, 0.25f, 0));
+    cairn_body_id body = cairn_body_create(world, &def);
+    cr_assert(cairn_body_is_valid(world, body), "%s", cairn_last_error());
+    const cairn_shape *sequence[3] = {box_shape, pyramid, balls};
+    const double rest_y[3] = {0.3, 0.3, 0.2}; /* the body origin above the mesh at rest */
+    scene_step(world, 60);
+    for (int k = 0; k < 3; ++k) {
+        cr_assert(cairn_body_set_shape(world, body, sequence[k]), "%s", cairn_last_error());
+        scene_step(world, 90);
+        vec3s p = scene_position(world, body);
+        cr_expect(fabs((double)p.y - rest_y[k]) < 0.03 &&
+                      scene_length(cairn_body_linear_velocity(world, body)) < 0.05,
+                  "shape %d: origin at y = %g, expected %g at rest", k, (double)p.y, rest_y[k]);
+    }
+    cairn_shape_release(balls);
+    cairn_shape_release(pyramid);
+    cairn_shape_release(box_shape);
+    cairn_world_destroy(world);
+}
+
+/* A disabled body's new shape is the one it collides with once enabled. */
+Test(body_change, a_disabled_body_comes_back_with_its_new_shape)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    cairn_body_id ball = scene_sphere(world, v3(0, 0.25f, 0), 0.25f, 800.0f, 0.6f, 0.0f);
+    scene_step(world, 30);
+    cr_assert(cairn_body_set_enabled(world, ball, false));
+    cairn_shape *big = cairn_shape_sphere(1.0f);
+    cr_assert(cairn_body_set_shape(world, ball, big), "%s", cairn_last_error());
+    cairn_shape_release(big);
+    cr_assert(cairn_body_set_enabled(world, ball, true));
+    scene_step(world, 120);
+    double y = scene_position(world, ball).y;
+    cr_expect(fabs(y - 1.0) < 0.01, "centre at %g, the new radius is 1", y);
+    cairn_world_destroy(world);
+}
+
+Test(body_change, bad_shapes_are_refused)
+{
+    cairn_world *world = scene_default_world();
+    cairn_body_id box = scene_box(world, v3(0, 10, 0), unit_half, 1000.0f, 0.6f);
+    const cairn_shape *own = cairn_body_shape(world, box);
+    cr_expect(!cairn_body_set_shape(world, box, NULL));
+    cr_expect(strstr(cairn_last_error(), "NULL") != NULL, "'%s'", cairn_last_error());
+    vec3s points[3] = {v3(0, 0, 0), v3(1, 0, 0), v3(0, 0, 1)};
+    int triangle[3] = {0, 1, 2};
+    cairn_shape *mesh = cairn_shape_mesh(points, 3, triangle, 1);
+    cr_expect(!cairn_body_set_shape(world, box, mesh), "a dynamic body took a mesh");
+    cr_expect(strstr(cairn_last_error(), "mesh") != NULL, "'%s'", cairn_last_error());
+    cr_expect_eq(cairn_body_shape(world, box), own);
+    cr_assert(cairn_body_set_type(world, box, CAIRN_STATIC));
+    cr_expect(cairn_body_set_shape(world, box, mesh), "%s", cairn_last_error());
+    cr_expect(!cairn_body_set_type(world, box, CAIRN_DYNAMIC), "a mesh body made dynamic");
+    cairn_body_destroy(world, box);
+    cr_expect(!cairn_body_set_shape(world, box, mesh));
+    cr_expect(strstr(cairn_last_error(), "stale") != NULL, "'%s'", cairn_last_error());
+    cairn_shape_release(mesh);
+    cairn_world_destroy(world);
+}
+
+/* A snapshot carries no shapes: a restore refuses a body whose shape changed since the save and
+   takes it once the shape is given back; a world rebuilt with shapes made the same way takes
+   it too. */
+static cairn_world *ball_on_floor(cairn_body_id *ball)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.6f, 0.0f);
+    *ball = scene_sphere(world, v3(0, 2, 0), 0.25f, 800.0f, 0.6f, 0.0f);
+    return world;
+}
+
+Test(body_change, a_restore_needs_the_shapes_of_the_save)
+{
+    cairn_body_id ball;
+    cairn_world *world = ball_on_floor(&ball);
+    scene_step(world, 20);
+    size_t size = cairn_world_snapshot_size(world);
+    void *saved = malloc(size);
+    cr_assert(cairn_world_snapshot(world, saved, size), "%s", cairn_last_error());
+    scene_step(world, 60);
+    uint64_t expected = cairn_world_state_hash(world);
+
+    cairn_shape *own = (cairn_shape *)cairn_body_shape(world, ball);
+    cairn_shape_retain(own); /* kept past the swap, to give it back */
+    cairn_shape *cube = cairn_shape_box(unit_half, SCENE_RADIUS);
+    cr_assert(cairn_body_set_shape(world, ball, cube));
+    cr_expect(!cairn_world_restore(world, saved, size), "restored over another shape");
+    cr_expect(strstr(cairn_last_error(), "another shape") != NULL, "'%s'", cairn_last_error());
+    cr_assert(cairn_body_set_shape(world, ball, own));
+    cr_assert(cairn_world_restore(world, saved, size), "%s", cairn_last_error());
+    scene_step(world, 60);
+    cr_expect_eq(cairn_world_state_hash(world), expected, "the restored run differs");
+
+    cairn_body_id twin_ball;
+    cairn_world *twin = ball_on_floor(&twin_ball);
+    cr_assert(cairn_world_restore(twin, saved, size), "%s", cairn_last_error());
+    scene_step(twin, 60);
+    cr_expect_eq(cairn_world_state_hash(twin), expected, "the rebuilt world's run differs");
+    cairn_world_destroy(twin);
+    cairn_shape_release(own);
+    cairn_shape_release(cube);
     free(saved);
     cairn_world_destroy(world);
 }

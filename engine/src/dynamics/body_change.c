@@ -1,6 +1,6 @@
-/* Changing what a body is after its creation: its type (static, kinematic, dynamic) and its mass
-   properties. Both are changes a game makes between steps (a platform that starts to fall, a
-   picked-up crate that turns kinematic, a car's lowered centre of mass). */
+/* Changing what a body is after its creation: its type (static, kinematic, dynamic), its mass
+   properties and its shape. Changes a game makes between steps: a platform that starts to fall,
+   a picked-up crate that turns kinematic, a car's lowered centre of mass, a crouching capsule. */
 #include "dynamics/world_state.h"
 
 #include "core/error.h"
@@ -28,8 +28,9 @@ static void wake_around(cairn_world *world, uint32_t index)
    paired with each other): a new type needs a new proxy, made before the old one goes so that
    the two differ. The broadphase keeps the body's pairs that the new proxy still has (their
    contacts go on), drops those between two static proxies and adds those with static ones at
-   the next step. Which pairs get a contact depends on the types: every pair is decided again
-   at the next step (refilter_pending). */
+   the next step. Which pairs get a contact depends on the types and shapes: the callers have
+   every pair decided again at the next step (refilter_pending), disabled bodies too (their
+   pairs may outlive an enable before the next step). */
 static bool replace_proxy(cairn_world *world, body *b, uint32_t index)
 {
     int old_proxy = b->proxy;
@@ -38,7 +39,6 @@ static bool replace_proxy(cairn_world *world, body *b, uint32_t index)
         return false; /* error set by the broadphase */
     }
     broadphase_destroy_proxy(&world->broadphase, old_proxy);
-    world->refilter_pending = true;
     return true;
 }
 
@@ -77,10 +77,59 @@ bool cairn_body_set_type(cairn_world *world, cairn_body_id id, cairn_body_type t
     }
     body_sync(b);
     b->sleep_time = 0.0f;
+    world->refilter_pending = true;
     if (b->enabled) {
         sensors_mark_stale(world, id.index);
         body_set_awake(world, id.index, true);
     }
+    return true;
+}
+
+/* The centre of mass moved from old_center: the body keeps its motion, so the new centre moves
+   with the velocity the old motion gives that point. */
+static void keep_motion(body *b, vec3s old_center)
+{
+    b->linear_velocity =
+        glms_vec3_add(b->linear_velocity,
+                      glms_vec3_cross(b->angular_velocity, glms_vec3_sub(b->center, old_center)));
+}
+
+bool cairn_body_set_shape(cairn_world *world, cairn_body_id id, const cairn_shape *shape)
+{
+    const char *function = "cairn_body_set_shape";
+    if (!world_unlocked(world, function))
+        return false;
+    body *b = world_body(world, id, function);
+    if (b == NULL)
+        return false;
+    if (shape == NULL)
+        return error_set("%s: shape is NULL", function);
+    if (b->type == CAIRN_DYNAMIC && shape_is_triangles(shape))
+        return error_set("%s: a %s cannot be the shape of a dynamic body (static and kinematic "
+                         "only)",
+                         function, shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
+    body before = *b;
+    b->shape = (cairn_shape *)shape;
+    if (!body_set_mass(b, b->density)) {
+        *b = before;
+        return false;
+    }
+    body_sync(b);
+    if (b->enabled && !replace_proxy(world, b, id.index)) {
+        *b = before;
+        return false;
+    }
+    cairn_shape_retain(b->shape);
+    cairn_shape_release(before.shape);
+    keep_motion(b, before.center);
+    if (b->enabled) {
+        wake_around(world, id.index);
+        sensors_mark_stale(world, id.index);
+    }
+    /* The contacts' caches name the old shape's features: its touches end now (their events
+       readable until the next step), and the pairs get fresh contacts at the next step. */
+    contacts_remove_body(world, id.index);
+    world->refilter_pending = true;
     return true;
 }
 
@@ -138,11 +187,7 @@ bool cairn_body_set_mass_properties(cairn_world *world, cairn_body_id id,
     vec3s old_center = b->center;
     body_set_mass_properties(b, mass);
     body_sync(b);
-    /* The body keeps its motion: the new centre moves with the velocity the old motion gives
-       that point. */
-    b->linear_velocity =
-        glms_vec3_add(b->linear_velocity,
-                      glms_vec3_cross(b->angular_velocity, glms_vec3_sub(b->center, old_center)));
+    keep_motion(b, old_center);
     islands_wake(world, id.index);
     return true;
 }
