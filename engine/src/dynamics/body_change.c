@@ -108,6 +108,8 @@ bool cairn_body_set_shape(cairn_world *world, cairn_body_id id, const cairn_shap
         return error_set("%s: a %s cannot be the shape of a dynamic body (static and kinematic "
                          "only)",
                          function, shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
+    if (shape == b->shape)
+        return true;
     body before = *b;
     b->shape = (cairn_shape *)shape;
     if (!body_set_mass(b, b->density)) {
