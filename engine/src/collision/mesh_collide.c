@@ -83,9 +83,10 @@ typedef struct mesh_pair {
     bool part_ready, part_usable;
     cairn_transform mesh_unit, query_xf;
     support_pair pose;
-    vec3s centre_in_mesh, axis_in_mesh; /* the part's origin and its Y axis */
-    triangle_shape triangle;            /* the triangle collided, moved from one to the next */
-    bool triangle_made;                 /* triangle made once (triangle_shape_make), then moved */
+    /* a sphere's or capsule's origin and Y axis; for other parts the centre of their bounds */
+    vec3s centre_in_mesh, axis_in_mesh;
+    triangle_shape triangle; /* the triangle collided, moved from one to the next */
+    bool triangle_made;      /* triangle made once (triangle_shape_make), then moved */
 } mesh_pair;
 
 /* Fills the part's share of *p for p->part, once per part: what query_collide and the closed
@@ -110,6 +111,10 @@ static bool pair_begin_part(mesh_pair *p)
             p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
         return true;
     }
+    /* the centre of the part's bounds: which side of a triangle's plane the part is on */
+    cairn_aabb local = cairn_shape_local_bounds(p->part.shape);
+    vec3s middle = glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
+    p->centre_in_mesh = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, middle));
     part_xf.rotation = glms_quat_normalize(part_xf.rotation);
     p->pose = p->mesh_is_a ? support_pair_make(p->mesh, mesh_xf, p->part.shape, part_xf)
                            : support_pair_make(p->part.shape, part_xf, p->mesh, mesh_xf);
@@ -216,6 +221,15 @@ static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_qu
     return ok;
 }
 
+static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
+                         cairn_query_result *q);
+
+/* Whether the part's centre lies in front of the triangle's plane. */
+static bool centre_in_front(const mesh_pair *p, const vec3s corners[3], vec3s face)
+{
+    return glms_vec3_dot(face, glms_vec3_sub(p->centre_in_mesh, corners[0])) > 0.0f;
+}
+
 /* The query between the part and one triangle, in body order (A first). */
 static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s face,
                           cairn_query_result *q)
@@ -240,7 +254,14 @@ static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s f
     }
     /* One-sided: the normal from the triangle towards the part must face the front. */
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    return glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_BACK_FACE_COSINE;
+    if (glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_BACK_FACE_COSINE)
+        return true;
+    /* Unless the part overlaps the triangle deeply, its shortest way out through the back, while
+       its centre is still in front: it came from the front and went in deep in one step (a
+       tilted cylinder landing at 10 m/s turned its rim 20 cm into a seam's two triangles, each
+       side rejected, and it fell through the mesh). It is pushed back out along the face
+       normal, as a ghost contact is. */
+    return q->overlap && centre_in_front(p, corners, face) && face_contact(p, corners, face, q);
 }
 
 bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
