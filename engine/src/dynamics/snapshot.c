@@ -794,8 +794,8 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     b->angular_damping = r->angular_damping;
     b->joint_edges = r->joint_edges;
     body_sync(b);
-    restore_proxy(w, b, index, r,
-                  type_changed); /* a proxy that cannot be made leaves the body out */
+    /* a proxy that cannot be made leaves the body out */
+    restore_proxy(w, b, index, r, type_changed);
     body_set_awake(w, index, r->awake && b->enabled);
 }
 
