@@ -349,11 +349,12 @@ CAIRN_API vec3s cairn_body_center_of_mass(const cairn_world *world, cairn_body_i
    what cairn_body_def.density gives the shape, as at creation (an override by
    cairn_body_set_mass_properties is dropped). A static body's velocities become zero; a body
    that stops being dynamic loses its forces. It wakes (unless disabled) with what it touches and
-   is jointed to. At the next step its contacts are decided again: those the new type allows go
-   on, the others end (with their events), and pairs that now need a contact (a body that became
-   dynamic next to a static or kinematic one) begin. A joint whose bodies are then both static or
-   kinematic is kept but not solved until one is dynamic again. False and an error: a stale id, an
-   unknown type, a mesh or heightfield made dynamic, or a call from a step callback. */
+   is jointed to. Its contacts are decided again at once: those the new type allows go on, the
+   others end (their events readable until the next step), and pairs that now need a contact (a
+   body that became dynamic next to a static or kinematic one) get one, touching from the next
+   step (a disabled body's are decided at the next step). A joint whose bodies are then both static
+   or kinematic is kept but not solved until one is dynamic again. False and an error: a stale id,
+   an unknown type, a mesh or heightfield made dynamic, or a call from a step callback. */
 CAIRN_API bool cairn_body_set_type(cairn_world *world, cairn_body_id body, cairn_body_type type);
 /* Replaces a dynamic body's mass, centre of mass (body frame) and inertia (about that centre,
    body axes) with the given ones, e.g. a car's lowered centre of mass. The body keeps its

@@ -16,6 +16,18 @@ static bool is_body_type(cairn_body_type type)
     return type == CAIRN_STATIC || type == CAIRN_KINEMATIC || type == CAIRN_DYNAMIC;
 }
 
+/* Which of the body's pairs have a contact depends on its type and shape: decided again now
+   for an enabled body (its pairs in the pair set; pairs the next step adds are decided as they
+   come). A disabled body's contacts are left to end at the next step, but an enable before it
+   would keep its pairs: then every pair is decided again at the next step. */
+static void refilter(cairn_world *world, const body *b, uint32_t index)
+{
+    if (b->enabled)
+        contacts_refilter_body(world, index);
+    else
+        world->refilter_pending = true;
+}
+
 /* Wakes what the body touches or is jointed to, and the body's own island: the change may
    take away a support or start a push. */
 static void wake_around(cairn_world *world, uint32_t index)
@@ -26,11 +38,8 @@ static void wake_around(cairn_world *world, uint32_t index)
 
 /* The static flag of a broadphase proxy is fixed at its creation (static proxies are not
    paired with each other): a new type needs a new proxy, made before the old one goes so that
-   the two differ. The broadphase keeps the body's pairs that the new proxy still has (their
-   contacts go on), drops those between two static proxies and adds those with static ones at
-   the next step. Which pairs get a contact depends on the types and shapes: the callers have
-   every pair decided again at the next step (refilter_pending), disabled bodies too (their
-   pairs may outlive an enable before the next step). */
+   the two differ. The broadphase keeps the body's pairs that the new proxy still has, drops
+   those between two static proxies and adds those with static ones at the next step. */
 static bool replace_proxy(cairn_world *world, body *b, uint32_t index)
 {
     int old_proxy = b->proxy;
@@ -77,7 +86,7 @@ bool cairn_body_set_type(cairn_world *world, cairn_body_id id, cairn_body_type t
     }
     body_sync(b);
     b->sleep_time = 0.0f;
-    world->refilter_pending = true;
+    refilter(world, b, id.index);
     if (b->enabled) {
         sensors_mark_stale(world, id.index);
         body_set_awake(world, id.index, true);
@@ -129,9 +138,9 @@ bool cairn_body_set_shape(cairn_world *world, cairn_body_id id, const cairn_shap
         sensors_mark_stale(world, id.index);
     }
     /* The contacts' caches name the old shape's features: its touches end now (their events
-       readable until the next step), and the pairs get fresh contacts at the next step. */
+       readable until the next step), and its pairs get fresh contacts. */
     contacts_remove_body(world, id.index);
-    world->refilter_pending = true;
+    refilter(world, b, id.index);
     return true;
 }
 

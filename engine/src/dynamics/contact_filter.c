@@ -75,6 +75,59 @@ bool contacts_refilter(cairn_world *world)
     return true;
 }
 
+static bool involves(broadphase_pair pair, uint32_t body_index)
+{
+    return pair.a == body_index || pair.b == body_index;
+}
+
+/* Drops the body's contacts in arr that the rules now reject (ending their touches). */
+static void drop_rejected(cairn_world *world, contact_array *contacts, uint32_t body_index)
+{
+    int kept = 0;
+    for (int i = 0; i < contacts->count; ++i) {
+        contact *c = &contacts->data[i];
+        bool mine = c->body_a == body_index || c->body_b == body_index;
+        if (mine && !contact_wanted(world, c->body_a, c->body_b))
+            contact_dispose(world, c);
+        else if (kept++ != i)
+            contacts->data[kept - 1] = *c;
+    }
+    contacts->count = kept;
+}
+
+/* Whether the body's pair is wanted and has no contact, walked or parked (parked ones are few
+   per body and in any order: a scan). */
+static bool missing_for_body(const cairn_world *world, broadphase_pair pair, int sorted)
+{
+    if (!contact_wanted(world, pair.a, pair.b) || has_contact(world, pair, sorted))
+        return false;
+    for (int i = 0; i < world->parked.count; ++i)
+        if (world->parked.data[i].body_a == pair.a && world->parked.data[i].body_b == pair.b)
+            return false;
+    return true;
+}
+
+bool contacts_refilter_body(cairn_world *world, uint32_t body_index)
+{
+    drop_rejected(world, &world->contacts, body_index);
+    drop_rejected(world, &world->parked, body_index);
+    int sorted = world->contacts.count, missing = 0, cursor = 0;
+    broadphase_pair pair;
+    while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
+        missing += involves(pair, body_index) && missing_for_body(world, pair, sorted);
+    /* twice the missing count: room for the merge to copy them past the end */
+    if (!array_reserve(&world->contacts, sorted + 2 * missing)) {
+        world->refilter_pending = true; /* every pair at the next step instead */
+        return false;
+    }
+    cursor = 0;
+    while (broadphase_pair_next(&world->broadphase, &cursor, &pair))
+        if (involves(pair, body_index) && missing_for_body(world, pair, sorted))
+            world->contacts.data[world->contacts.count++] = contact_make(world, pair.a, pair.b);
+    contacts_merge_sorted_tail(&world->contacts, sorted);
+    return true;
+}
+
 static int compare_keys(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;

@@ -180,6 +180,11 @@ void joints_break(cairn_world *world);
 void joints_free(cairn_world *world);
 /* Re-decides every broadphase pair's contact (contact_filter.c). */
 bool contacts_refilter(cairn_world *world);
+/* Re-decides the contacts of one body's pairs in the pair set (its type or shape changed): drops
+   those the rules now reject, their touches ending now, and makes contacts for the pairs they
+   now accept. Scans of the pairs and contacts, a search for the body's own only. When memory
+   runs out, false, and every pair is decided again at the next step instead (error set). */
+bool contacts_refilter_body(cairn_world *world, uint32_t body_index);
 /* After a restore has published the broadphase pairs of the saved boxes: drops the contacts
    whose pair is gone and makes the contacts the next step would have made for pairs that were
    still pending when the snapshot was taken (bodies created or moved after the last step), so
