@@ -333,26 +333,34 @@ Test(body_change, given_mass_properties_answer_impulses_as_newton_says)
     cairn_world_destroy(world);
 }
 
+/* A unit box at (1, 2, 3) moving at 1 m/s along x and turning at (0, 2, 1) rad/s. */
+static cairn_body_id spinning_box(cairn_world *world)
+{
+    cairn_body_id box = scene_box(world, v3(1, 2, 3), unit_half, 1000.0f, 0.6f);
+    cr_assert(cairn_body_set_linear_velocity(world, box, v3(1, 0, 0)));
+    cr_assert(cairn_body_set_angular_velocity(world, box, v3(0, 2, 1)));
+    return box;
+}
+
+/* The velocity of a world point moving with the body: v + w x (point - centre of mass). */
+static vec3s point_velocity(const cairn_world *world, cairn_body_id id, vec3s point)
+{
+    vec3s arm = glms_vec3_sub(point, cairn_body_center_of_mass(world, id));
+    return glms_vec3_add(cairn_body_linear_velocity(world, id),
+                         glms_vec3_cross(cairn_body_angular_velocity(world, id), arm));
+}
+
 /* Moving the centre keeps the body's motion: every point keeps its velocity. */
 Test(body_change, moving_the_centre_keeps_every_points_velocity)
 {
     cairn_world *world = weightless_world();
-    cairn_body_id box = scene_box(world, v3(1, 2, 3), unit_half, 1000.0f, 0.6f);
-    cr_assert(cairn_body_set_linear_velocity(world, box, v3(1, 0, 0)));
-    cr_assert(cairn_body_set_angular_velocity(world, box, v3(0, 2, 1)));
-    vec3s probe = v3(1.4f, 2.3f, 2.6f);
-    vec3s before =
-        glms_vec3_add(cairn_body_linear_velocity(world, box),
-                      glms_vec3_cross(cairn_body_angular_velocity(world, box),
-                                      glms_vec3_sub(probe, cairn_body_center_of_mass(world, box))));
+    cairn_body_id box = spinning_box(world);
+    vec3s probe = v3(1.4f, 2.3f, 2.6f), before = point_velocity(world, box, probe);
     cairn_mass_properties mass;
     cr_assert(cairn_shape_mass_properties(cairn_body_shape(world, box), 1000.0f, &mass));
     mass.center = v3(0, -0.4f, 0.2f);
     cr_assert(cairn_body_set_mass_properties(world, box, &mass), "%s", cairn_last_error());
-    vec3s after =
-        glms_vec3_add(cairn_body_linear_velocity(world, box),
-                      glms_vec3_cross(cairn_body_angular_velocity(world, box),
-                                      glms_vec3_sub(probe, cairn_body_center_of_mass(world, box))));
+    vec3s after = point_velocity(world, box, probe);
     cr_expect(scene_distance(before, after) < 1e-5, "the probe's velocity changed by %g m/s",
               scene_distance(before, after));
     cr_expect(scene_distance(cairn_body_center_of_mass(world, box), v3(1, 1.6f, 3.2f)) < 1e-6);
@@ -526,14 +534,8 @@ Test(body_change, a_new_shape_rests_at_its_own_height_and_weighs_its_own_mass)
 Test(body_change, a_new_shape_keeps_every_points_velocity)
 {
     cairn_world *world = weightless_world();
-    cairn_body_id box = scene_box(world, v3(1, 2, 3), unit_half, 1000.0f, 0.6f);
-    cr_assert(cairn_body_set_linear_velocity(world, box, v3(1, 0, 0)));
-    cr_assert(cairn_body_set_angular_velocity(world, box, v3(0, 2, 1)));
-    vec3s probe = v3(1.4f, 2.3f, 2.6f);
-    vec3s before =
-        glms_vec3_add(cairn_body_linear_velocity(world, box),
-                      glms_vec3_cross(cairn_body_angular_velocity(world, box),
-                                      glms_vec3_sub(probe, cairn_body_center_of_mass(world, box))));
+    cairn_body_id box = spinning_box(world);
+    vec3s probe = v3(1.4f, 2.3f, 2.6f), before = point_velocity(world, box, probe);
     cairn_shape *ball = cairn_shape_sphere(0.5f);
     const cairn_shape *children[1] = {ball};
     cairn_transform at[1] = {scene_at(v3(0.8f, -0.3f, 0))};
@@ -544,9 +546,7 @@ Test(body_change, a_new_shape_keeps_every_points_velocity)
     vec3s centre = cairn_body_center_of_mass(world, box);
     cr_expect(scene_distance(centre, v3(1.8f, 1.7f, 3)) < 1e-5, "centre (%g %g %g)",
               (double)centre.x, (double)centre.y, (double)centre.z);
-    vec3s after = glms_vec3_add(
-        cairn_body_linear_velocity(world, box),
-        glms_vec3_cross(cairn_body_angular_velocity(world, box), glms_vec3_sub(probe, centre)));
+    vec3s after = point_velocity(world, box, probe);
     cr_expect(scene_distance(before, after) < 1e-5, "the probe's velocity changed by %g m/s",
               scene_distance(before, after));
     cairn_world_destroy(world);

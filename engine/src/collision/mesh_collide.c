@@ -83,10 +83,9 @@ typedef struct mesh_pair {
     bool part_ready, part_usable;
     cairn_transform mesh_unit, query_xf;
     support_pair pose;
-    /* a sphere's or capsule's origin and Y axis; for other parts the centre of their bounds */
-    vec3s centre_in_mesh, axis_in_mesh;
-    triangle_shape triangle; /* the triangle collided, moved from one to the next */
-    bool triangle_made;      /* triangle made once (triangle_shape_make), then moved */
+    vec3s centre_in_mesh, axis_in_mesh; /* a sphere's or capsule's origin and its Y axis */
+    triangle_shape triangle;            /* the triangle collided, moved from one to the next */
+    bool triangle_made;                 /* triangle made once (triangle_shape_make), then moved */
 } mesh_pair;
 
 /* Fills the part's share of *p for p->part, once per part: what query_collide and the closed
@@ -111,10 +110,6 @@ static bool pair_begin_part(mesh_pair *p)
             p->mesh_xf, glms_quat_rotatev(p->part.xf.rotation, (vec3s){{0.0f, 1.0f, 0.0f}}));
         return true;
     }
-    /* the centre of the part's bounds: which side of a triangle's plane the part is on */
-    cairn_aabb local = cairn_shape_local_bounds(p->part.shape);
-    vec3s middle = glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
-    p->centre_in_mesh = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, middle));
     part_xf.rotation = glms_quat_normalize(part_xf.rotation);
     p->pose = p->mesh_is_a ? support_pair_make(p->mesh, mesh_xf, p->part.shape, part_xf)
                            : support_pair_make(p->part.shape, part_xf, p->mesh, mesh_xf);
@@ -224,10 +219,14 @@ static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_qu
 static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
                          cairn_query_result *q);
 
-/* Whether the part's centre lies in front of the triangle's plane. */
+/* Whether the centre of the part's bounds lies in front of the triangle's plane (asked only of a
+   back-facing overlap, so not kept per part). */
 static bool centre_in_front(const mesh_pair *p, const vec3s corners[3], vec3s face)
 {
-    return glms_vec3_dot(face, glms_vec3_sub(p->centre_in_mesh, corners[0])) > 0.0f;
+    cairn_aabb local = cairn_shape_local_bounds(p->part.shape);
+    vec3s middle = glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
+    vec3s centre = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, middle));
+    return glms_vec3_dot(face, glms_vec3_sub(centre, corners[0])) > 0.0f;
 }
 
 /* The query between the part and one triangle, in body order (A first). */

@@ -31,6 +31,20 @@ bool body_create_proxy(cairn_world *world, body *b, uint32_t index)
     return b->proxy >= 0;
 }
 
+bool body_type_valid(cairn_body_type type)
+{
+    return type == CAIRN_STATIC || type == CAIRN_KINEMATIC || type == CAIRN_DYNAMIC;
+}
+
+bool body_shape_allowed(const char *function, const cairn_shape *shape, cairn_body_type type)
+{
+    if (type == CAIRN_DYNAMIC && shape_is_triangles(shape))
+        return error_set("%s: a %s cannot be the shape of a dynamic body (static and kinematic "
+                         "only): use a hull or a compound of hulls",
+                         function, shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
+    return true;
+}
+
 static bool check_vector(const char *name, vec3s v, float limit)
 {
     if (!is_finite_vec3(v))
@@ -47,12 +61,10 @@ static bool check_body_def(const cairn_body_def *def)
         return error_set("cairn_body_create: def is NULL");
     if (def->shape == NULL)
         return error_set("cairn_body_create: def->shape is NULL");
-    if (def->type != CAIRN_STATIC && def->type != CAIRN_KINEMATIC && def->type != CAIRN_DYNAMIC)
+    if (!body_type_valid(def->type))
         return error_set("cairn_body_create: type %d is not a body type", (int)def->type);
-    if (def->type == CAIRN_DYNAMIC && shape_is_triangles(def->shape))
-        return error_set("cairn_body_create: a %s cannot be the shape of a dynamic body (static "
-                         "and kinematic only): use a hull or a compound of hulls",
-                         def->shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
+    if (!body_shape_allowed("cairn_body_create", def->shape, def->type))
+        return false;
     if (!check_vector("transform.position", def->transform.position, max_position) ||
         !check_vector("linear_velocity", def->linear_velocity, max_speed) ||
         !check_vector("angular_velocity", def->angular_velocity, max_speed))

@@ -44,6 +44,12 @@ static inline bool body_damping_valid(float damping)
     return damping >= 0.0f && damping <= BODY_MAX_DAMPING;
 }
 
+/* Whether type is one of the three body types. */
+bool body_type_valid(cairn_body_type type);
+/* False and an error naming function when the shape cannot be a body of this type (a mesh or
+   heightfield for a dynamic body: triangles have no volume, so no mass). */
+bool body_shape_allowed(const char *function, const cairn_shape *shape, cairn_body_type type);
+
 /* Sets transform-derived state (centre, world inertia) from body->transform. */
 void body_sync(body *b);
 /* Only the world inverse inertia (the centre already set). */

@@ -5,16 +5,10 @@
 
 #include "core/error.h"
 #include "core/validate.h"
-#include "geometry/shape.h"
 
 #include <math.h>
 
 static const float max_center_offset = 1e6f;
-
-static bool is_body_type(cairn_body_type type)
-{
-    return type == CAIRN_STATIC || type == CAIRN_KINEMATIC || type == CAIRN_DYNAMIC;
-}
 
 /* Which of the body's pairs have a contact depends on its type and shape: decided again now
    for an enabled body (its pairs in the pair set; pairs the next step adds are decided as they
@@ -59,12 +53,10 @@ bool cairn_body_set_type(cairn_world *world, cairn_body_id id, cairn_body_type t
     body *b = world_body(world, id, function);
     if (b == NULL)
         return false;
-    if (!is_body_type(type))
+    if (!body_type_valid(type))
         return error_set("%s: type %d is not a body type", function, (int)type);
-    if (type == CAIRN_DYNAMIC && shape_is_triangles(b->shape))
-        return error_set("%s: body {%u, %u} has a %s shape, which cannot be dynamic", function,
-                         id.index, id.generation,
-                         b->shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
+    if (!body_shape_allowed(function, b->shape, type))
+        return false;
     if (b->type == type)
         return true;
     if (b->enabled)
@@ -113,10 +105,8 @@ bool cairn_body_set_shape(cairn_world *world, cairn_body_id id, const cairn_shap
         return false;
     if (shape == NULL)
         return error_set("%s: shape is NULL", function);
-    if (b->type == CAIRN_DYNAMIC && shape_is_triangles(shape))
-        return error_set("%s: a %s cannot be the shape of a dynamic body (static and kinematic "
-                         "only)",
-                         function, shape->type == CAIRN_SHAPE_MESH ? "mesh" : "heightfield");
+    if (!body_shape_allowed(function, shape, b->type))
+        return false;
     if (shape == b->shape)
         return true;
     body before = *b;
