@@ -493,12 +493,36 @@ Test(snapshot, bad_buffers_change_nothing)
 
 #include <stddef.h>
 
+#include "core/fnv.h"
+
 static uint64_t fnv(const unsigned char *bytes, size_t n)
 {
-    uint64_t hash = 1469598103934665603ull;
-    for (size_t k = 0; k < n; ++k)
-        hash = (hash ^ bytes[k]) * 1099511628211ull;
-    return hash;
+    return fnv1a(FNV_OFFSET, bytes, n);
+}
+
+/* A body's type and mass are state now (cairn_body_set_type, set_mass_properties): a snapshot
+   rewritten with a negative inverse mass (found by its value, a mass of 3 kg set before the
+   save; its checksum fixed) is refused. */
+Test(snapshot, a_checksummed_but_impossible_mass_is_refused)
+{
+    cairn_world *world = build();
+    cairn_body_id ball = scene_sphere(world, v3(20, 5, 0), 0.3f, 1000.0f, 0.5f, 0.0f);
+    cairn_mass_properties mass = {.mass = 3.0f, .inertia = glms_mat3_identity()};
+    cr_assert(cairn_body_set_mass_properties(world, ball, &mass), "%s", cairn_last_error());
+    size_t size;
+    unsigned char *snapshot = save(world, &size);
+    float inverse = 1.0f / 3.0f, negative = -inverse;
+    unsigned char *at = NULL;
+    for (size_t k = 0; k + sizeof inverse <= size && !at; ++k)
+        if (memcmp(snapshot + k, &inverse, sizeof inverse) == 0)
+            at = snapshot + k;
+    cr_assert_not_null(at, "the inverse mass is not in the snapshot");
+    memcpy(at, &negative, sizeof negative);
+    uint64_t sum = fnv(snapshot, size - sizeof sum);
+    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    expect_refused(world, snapshot, size, "corrupt type or mass");
+    free(snapshot);
+    cairn_world_destroy(world);
 }
 
 Test(snapshot, a_checksummed_but_corrupt_joint_is_refused)
