@@ -106,6 +106,29 @@ versors io_rotation_from_euler_degrees(vec3s degrees)
     return glms_quat_normalize(glms_quat_mul(qz, glms_quat_mul(qy, qx)));
 }
 
+/* locked_rotation: a list of the world axes the body does not turn about, [x, z]; [] frees it. */
+static bool read_locked_rotation(const io_reader *reader, struct fy_node *node, const char *what,
+                                 uint32_t *out)
+{
+    static const char *const axes[] = {"x", "y", "z"};
+    if (!io_expect_sequence(reader, node, what))
+        return false;
+    *out = 0u;
+    void *iter = NULL;
+    struct fy_node *item;
+    for (int index = 0; (item = fy_node_sequence_iterate(node, &iter)) != NULL; ++index) {
+        char name[IO_WHAT_CAPACITY + 16];
+        snprintf(name, sizeof name, "%s[%d]", what, index);
+        int axis;
+        if (!io_read_enum(reader, item, name, axes, 3, &axis))
+            return false;
+        if (*out & (1u << axis))
+            return io_fail(reader, item, "%s: axis %s is listed twice", name, axes[axis]);
+        *out |= 1u << axis;
+    }
+    return true;
+}
+
 /* Reads everything of a body but its name and shape onto def. */
 static bool read_body_fields(const io_reader *reader, struct fy_node *body, const char *what,
                              cairn_body_def *def)
@@ -165,6 +188,9 @@ static bool read_body_fields(const io_reader *reader, struct fy_node *body, cons
         return false;
     if (FIELD("enabled") != NULL && !io_read_bool(reader, value, name, &def->enabled))
         return false;
+    if (FIELD("locked_rotation") != NULL &&
+        !read_locked_rotation(reader, value, name, &def->locked_rotation))
+        return false;
 #undef FIELD
     return true;
 }
@@ -188,7 +214,8 @@ static bool read_body(io_scene_builder *builder, struct fy_node *body, int index
                                        "layer",
                                        "mask",
                                        "sensor",
-                                       "enabled"};
+                                       "enabled",
+                                       "locked_rotation"};
     const io_reader *reader = builder->reader;
     char what[IO_WHAT_CAPACITY];
     snprintf(what, sizeof what, "bodies[%d]", index);

@@ -73,6 +73,8 @@ static void meddle_with_bodies(meddler *m)
                    "cairn_body_set_mass_properties");
     expect_refused(m, !cairn_body_set_shape(w, m->box, cairn_body_shape(w, m->box)),
                    "cairn_body_set_shape");
+    expect_refused(m, !cairn_body_set_locked_rotation(w, m->box, CAIRN_LOCK_ROTATION_ALL),
+                   "cairn_body_set_locked_rotation");
     expect_refused(m, !cairn_body_set_kinematic_target(w, m->floor, scene_at(up), SCENE_DT),
                    "cairn_body_set_kinematic_target");
 }
@@ -189,7 +191,7 @@ static void expect_every_call_refused_and_nothing_changed(meddler *twins, int ca
     }
 }
 
-enum { CALLS_PER_STEP = 39, STEPS = 30 };
+enum { CALLS_PER_STEP = 40, STEPS = 30 };
 
 Test(callback_lock, the_presolve_callback_cannot_change_the_world)
 {

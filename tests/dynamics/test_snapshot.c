@@ -520,7 +520,7 @@ Test(snapshot, a_checksummed_but_impossible_mass_is_refused)
     memcpy(at, &negative, sizeof negative);
     uint64_t sum = fnv(snapshot, size - sizeof sum);
     memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
-    expect_refused(world, snapshot, size, "corrupt type or mass");
+    expect_refused(world, snapshot, size, "corrupt type, mass");
     free(snapshot);
     cairn_world_destroy(world);
 }

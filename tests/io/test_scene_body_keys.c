@@ -1,5 +1,6 @@
-/* Scene files carry the body API's keys (sensor, layer, mask, gravity_scale, damping, enabled) onto
-   the bodies, and a bad value of each is an error with file, line and column. */
+/* Scene files carry the body API's keys (sensor, layer, mask, gravity_scale, damping, enabled,
+   locked_rotation) onto the bodies, and a bad value of each is an error with file, line and
+   column. */
 #include <cairn/io.h>
 
 #include <criterion/criterion.h>
@@ -27,6 +28,9 @@ Test(scene_body_keys, keys_reach_the_bodies)
     cr_expect_eq(cairn_body_angular_damping(world, ids[1]), 1.5f);
     cr_expect_eq(cairn_body_linear_damping(world, ids[0]), 0.0f);
     cr_expect(!cairn_body_is_enabled(world, ids[1]));
+    cr_expect_eq(cairn_body_locked_rotation(world, ids[1]),
+                 CAIRN_LOCK_ROTATION_X | CAIRN_LOCK_ROTATION_Z);
+    cr_expect_eq(cairn_body_locked_rotation(world, ids[0]), 0u);
     cairn_world_destroy(world);
 }
 
@@ -56,4 +60,8 @@ Test(scene_body_keys, bad_values_have_positions)
                  "bodies[0].linear_damping = -2 is outside [0, 100]");
     expect_error("scene_bad_sensor.yaml", 3, 13,
                  "bodies[0].sensor must be true or false, got 'maybe'");
+    expect_error("scene_bad_locked_rotation.yaml", 3, 26,
+                 "bodies[0].locked_rotation[1] = 'w' is not one of x | y | z");
+    expect_error("scene_twice_locked_rotation.yaml", 3, 26,
+                 "bodies[0].locked_rotation[1]: axis y is listed twice");
 }

@@ -1,7 +1,8 @@
 /* The step gives the same state, bit for bit, for every worker count: the state hash (bodies and
    joints) and the contact events of every step agree for 1, 2, 3 and 4 workers of the thread
    pool, for a second run on 2, and for a task system that runs every task inline. Scenes
-   (thread_scenes.h): the 1,240-box pyramid, about 2,000 mixed shapes raining into a bin, a wall
+   (thread_scenes.h): the 1,240-box pyramid, about 2,000 mixed shapes raining into a bin (also with
+   locked rotations), a wall
    smashed by a fast ball, ragdolls on joints, a pile on a heightfield, boxes on a rope bridge,
    compound bodies and sleeping stacks woken by a ball. */
 #include "threads/thread_scenes.h"
@@ -33,6 +34,11 @@ Test(thread_determinism, the_pyramid)
 Test(thread_determinism, two_thousand_mixed_shapes)
 {
     same_for_every_worker_count("rain");
+}
+
+Test(thread_determinism, mixed_shapes_with_locked_rotations)
+{
+    same_for_every_worker_count("locked rain");
 }
 
 Test(thread_determinism, a_wall_smashed_by_a_fast_ball)

@@ -249,9 +249,22 @@ static inline void thread_launch_ball(cairn_world *world, int step)
     cairn_body_set_linear_velocity(world, ids[count - 1], (vec3s){{12, 0, 0}});
 }
 
+/* The rain with three bodies in four locked about one or more axes (locked bodies integrate
+   alone, outside the lanes of four). */
+static inline cairn_world *thread_locked_rain(void)
+{
+    cairn_world *world = thread_rain();
+    cairn_body_id ids[4096];
+    int count = cairn_world_bodies(world, ids, 4096);
+    for (int i = 0; i < count && i < 4096; ++i)
+        cairn_body_set_locked_rotation(world, ids[i], (uint32_t)(i % 4) * 2u + (i % 4 == 3));
+    return world;
+}
+
 static const thread_scene thread_scenes[] = {
     {"pyramid", thread_pyramid, 60, NULL},
     {"rain", thread_rain, 150, NULL},
+    {"locked rain", thread_locked_rain, 100, NULL},
     {"smash", thread_smash, 90, NULL},
     {"ragdolls", thread_ragdolls, 90, NULL},
     {"ragdolls in groups", thread_ragdolls_in_groups, 90, NULL},

@@ -121,6 +121,12 @@ typedef struct cairn_body_exit_events {
 } cairn_body_exit_events;
 CAIRN_API cairn_body_exit_events cairn_world_exit_events(const cairn_world *world);
 
+/* Bits of cairn_body_def.locked_rotation: the world axes a body does not turn about. */
+#define CAIRN_LOCK_ROTATION_X   1u
+#define CAIRN_LOCK_ROTATION_Y   2u
+#define CAIRN_LOCK_ROTATION_Z   4u
+#define CAIRN_LOCK_ROTATION_ALL 7u
+
 typedef struct cairn_body_def {
     cairn_body_type type;                    /* default CAIRN_DYNAMIC */
     cairn_transform transform;               /* default identity */
@@ -139,6 +145,10 @@ typedef struct cairn_body_def {
     /* This body's own damping, added to the world's (cairn_world_def): 1/s, default 0,
        [0, 100]; e.g. a balloon, or debris that should settle fast. */
     float linear_damping, angular_damping;
+    /* World axes a dynamic body does not turn about (CAIRN_LOCK_ROTATION_* bits, default 0): an
+       upright capsule that must not tip (X | Z), a crate that only slides (all). See
+       cairn_body_set_locked_rotation. */
+    uint32_t locked_rotation;
 } cairn_body_def;
 
 /* Defaults for every field (see each field's comment); set shape before creating. */
@@ -311,6 +321,19 @@ CAIRN_API float cairn_body_linear_damping(const cairn_world *world, cairn_body_i
 CAIRN_API bool cairn_body_set_angular_damping(cairn_world *world, cairn_body_id body,
                                               float damping);
 CAIRN_API float cairn_body_angular_damping(const cairn_world *world, cairn_body_id body);
+/* Locks a dynamic body's rotation about world axes (CAIRN_LOCK_ROTATION_* bits; 0 frees it), as
+   Box2D's fixed rotation and Jolt's allowed DOFs do: its angular velocity about a locked axis is
+   zero from now on (the part of it a caller sets is dropped), as if a joint held it against
+   every torque, contact and joint. About the free axes it turns with the inertia it has about
+   them (the free block of its world inertia: a tilted body spun about Y gets torque / I_yy), and
+   without gyroscopic coupling. Static and kinematic bodies keep the bits and ignore them until
+   made dynamic. Its joints are solved by Gauss-Seidel, not the tree solve (joints.md). Wakes the
+   body. False and an error: a stale id, bits beyond CAIRN_LOCK_ROTATION_ALL, or a call from a
+   step callback. */
+CAIRN_API bool cairn_body_set_locked_rotation(cairn_world *world, cairn_body_id body,
+                                              uint32_t axes);
+/* The body's CAIRN_LOCK_ROTATION_* bits; 0 and an error on a stale id. */
+CAIRN_API uint32_t cairn_body_locked_rotation(const cairn_world *world, cairn_body_id body);
 /* Disabling takes the body out of the broadphase, the contacts and the solver (its touches end
    at the next step; bodies resting on it wake); it keeps its transform and velocities and comes
    back where it was on enable. */

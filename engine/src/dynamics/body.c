@@ -84,6 +84,10 @@ static bool check_body_def(const cairn_body_def *def)
         return error_set("cairn_body_create: gravity_scale = %g is outside [-%g, %g]",
                          (double)def->gravity_scale, (double)max_gravity_scale,
                          (double)max_gravity_scale);
+    if (def->locked_rotation > CAIRN_LOCK_ROTATION_ALL)
+        return error_set("cairn_body_create: locked_rotation = 0x%x has bits beyond "
+                         "CAIRN_LOCK_ROTATION_ALL (0x7)",
+                         (unsigned)def->locked_rotation);
     if (!body_damping_valid(def->linear_damping) || !body_damping_valid(def->angular_damping))
         return error_set("cairn_body_create: linear_damping = %g, angular_damping = %g: each "
                          "must be in [0, %g]",
@@ -119,6 +123,8 @@ static body body_from_def(const cairn_body_def *def)
     b.mask = def->mask;
     b.is_sensor = def->is_sensor;
     b.joint_edges = -1;
+    b.locked_rotation = (uint8_t)def->locked_rotation;
+    b.angular_velocity = body_lock_angular(&b, b.angular_velocity);
     return b;
 }
 

@@ -33,8 +33,9 @@ typedef struct body {
     float density;                         /* kg/m^3, as created: the mass a new type gets */
     uint32_t layer, mask; /* collision filter bits, handed to the broadphase proxy */
     bool is_sensor;
-    bool enabled;        /* a disabled body has no proxy, no contacts and is never awake */
-    int32_t joint_edges; /* the first of its joints' edges (joint index * 2 + side), -1: none */
+    bool enabled;            /* a disabled body has no proxy, no contacts and is never awake */
+    int32_t joint_edges;     /* the first of its joints' edges (joint index * 2 + side), -1: none */
+    uint8_t locked_rotation; /* CAIRN_LOCK_ROTATION_* bits: world axes it does not turn about */
 } body;
 
 /* A body's own damping (cairn_body_def), 1/s: in [0, BODY_MAX_DAMPING] (NaN is not). */
@@ -54,6 +55,11 @@ bool body_shape_allowed(const char *function, const cairn_shape *shape, cairn_bo
 void body_sync(body *b);
 /* Only the world inverse inertia (the centre already set). */
 void body_sync_inertia(body *b);
+/* Whether a dynamic body has a locked rotation axis: its world inverse inertia is then the
+   inverse of its world inertia's free block, zero on the locked axes (body_sync_inertia). */
+bool body_rotation_locked(const body *b);
+/* w without its components about the axes a dynamic body's rotation is locked about. */
+vec3s body_lock_angular(const body *b, vec3s w);
 /* Whether the body-frame inverse inertia is diagonal (spheres, boxes, capsules, cylinders). */
 bool body_inertia_is_diagonal(const body *b);
 /* Mass, centre and inertia from the shape and density (dynamic bodies). */

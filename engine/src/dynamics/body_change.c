@@ -76,6 +76,7 @@ bool cairn_body_set_type(cairn_world *world, cairn_body_id id, cairn_body_type t
         b->linear_velocity = glms_vec3_zero();
         b->angular_velocity = glms_vec3_zero();
     }
+    b->angular_velocity = body_lock_angular(b, b->angular_velocity);
     body_sync(b);
     b->sleep_time = 0.0f;
     refilter(world, b, id.index);

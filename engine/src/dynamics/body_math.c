@@ -50,6 +50,45 @@ bool body_inertia_is_diagonal(const body *b)
            m->raw[1][2] == 0.0f && m->raw[2][0] == 0.0f && m->raw[2][1] == 0.0f;
 }
 
+bool body_rotation_locked(const body *b)
+{
+    return b->type == CAIRN_DYNAMIC && b->locked_rotation != 0;
+}
+
+vec3s body_lock_angular(const body *b, vec3s w)
+{
+    if (!body_rotation_locked(b))
+        return w;
+    for (int k = 0; k < 3; ++k)
+        if (b->locked_rotation & (1u << k))
+            w.raw[k] = 0.0f;
+    return w;
+}
+
+/* A locked axis is a joint of infinite stiffness: about the free axes the body answers with the
+   inverse of its world inertia's free block (I_yy alone for a yaw-only body), not with the free
+   block of its free inverse inertia, which would let a tilted body turn too easily. The locked
+   rows and columns are set to the identity's for the inversion (the block diagonal then inverts
+   block by block) and zeroed after, so every product with them is an exact zero. */
+static mat3s locked_inverse_inertia(const body *b, mat3s rotation)
+{
+    mat3s inertia =
+        glms_mat3_mul(glms_mat3_mul(rotation, b->inertia_local), glms_mat3_transpose(rotation));
+    for (int k = 0; k < 3; ++k) {
+        if (!(b->locked_rotation & (1u << k)))
+            continue;
+        for (int j = 0; j < 3; ++j)
+            inertia.raw[k][j] = inertia.raw[j][k] = 0.0f;
+        inertia.raw[k][k] = 1.0f;
+    }
+    mat3s inverse = inverse_or_zero(inertia);
+    for (int k = 0; k < 3; ++k)
+        if (b->locked_rotation & (1u << k))
+            for (int j = 0; j < 3; ++j)
+                inverse.raw[k][j] = inverse.raw[j][k] = 0.0f;
+    return inverse;
+}
+
 /* R I^-1 R^T. Most shapes' inertia is diagonal in the body frame (spheres, boxes, capsules,
    cylinders): R I^-1 is then R's columns scaled, each entry the one product that is not a
    product by zero, so the same as the full product's. This runs for every body at every
@@ -57,6 +96,10 @@ bool body_inertia_is_diagonal(const body *b)
 void body_sync_inertia(body *b)
 {
     mat3s rotation = xform_rotation_matrix(b->transform);
+    if (body_rotation_locked(b)) {
+        b->inverse_inertia = locked_inverse_inertia(b, rotation);
+        return;
+    }
     mat3s scaled;
     if (body_inertia_is_diagonal(b))
         for (int c = 0; c < 3; ++c)

@@ -1,5 +1,5 @@
 /* The body API that moves bodies: teleports, velocities, forces and torques for the next step,
-   angular impulses, kinematic targets and gravity scale. */
+   angular impulses, kinematic targets, gravity scale, damping and locked rotation axes. */
 #include "dynamics/world_state.h"
 
 #include "core/error.h"
@@ -105,7 +105,7 @@ bool cairn_body_set_angular_velocity(cairn_world *world, cairn_body_id id, vec3s
     body *b = movable_body(world, id, function);
     if (b == NULL || !check_length(function, "velocity", velocity, max_speed))
         return false;
-    b->angular_velocity = velocity;
+    b->angular_velocity = body_lock_angular(b, velocity);
     islands_wake(world, id.index);
     return true;
 }
@@ -268,4 +268,28 @@ float cairn_body_angular_damping(const cairn_world *world, cairn_body_id id)
 {
     const body *b = world_body(world, id, "cairn_body_angular_damping");
     return b ? b->angular_damping : 0.0f;
+}
+
+bool cairn_body_set_locked_rotation(cairn_world *world, cairn_body_id id, uint32_t axes)
+{
+    const char *function = "cairn_body_set_locked_rotation";
+    if (!world_unlocked(world, function))
+        return false;
+    body *b = world_body(world, id, function);
+    if (b == NULL)
+        return false;
+    if (axes > CAIRN_LOCK_ROTATION_ALL)
+        return error_set("%s: axes = 0x%x has bits beyond CAIRN_LOCK_ROTATION_ALL (0x7)", function,
+                         (unsigned)axes);
+    b->locked_rotation = (uint8_t)axes;
+    b->angular_velocity = body_lock_angular(b, b->angular_velocity);
+    body_sync_inertia(b);
+    islands_wake(world, id.index);
+    return true;
+}
+
+uint32_t cairn_body_locked_rotation(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_locked_rotation");
+    return b ? b->locked_rotation : 0u;
 }

@@ -155,7 +155,11 @@ static void move_one(cairn_world *world, float h, body_velocity *velocities,
     /* one normalisation of each rotation for the five vectors turned below (each
        xform_vector call would normalise again) */
     versors after = glms_quat_normalize(b->transform.rotation);
-    if (b->type == CAIRN_DYNAMIC)
+    /* a locked body turns about fixed world axes: no gyroscopic coupling (about one free axis
+       its inertia does not change as it turns, and w is constant without torque) */
+    if (body_rotation_locked(b))
+        velocities[i].angular = body_lock_angular(b, velocities[i].angular);
+    else if (b->type == CAIRN_DYNAMIC)
         velocities[i].angular =
             keep_angular_momentum(b, glms_quat_normalize(before), after, velocities[i].angular);
     vec3s offset = xform_rotate_normalized(after, b->local_center);
@@ -228,7 +232,8 @@ void integrate_positions(cairn_world *world, float h, body_velocity *velocities,
     int count = 0;
     for (int k = start; k < end; ++k) {
         uint32_t i = bodies[k];
-        if (world->bodies.data[i].type != CAIRN_DYNAMIC) {
+        const body *b = &world->bodies.data[i];
+        if (b->type != CAIRN_DYNAMIC || body_rotation_locked(b)) {
             move_one(world, h, velocities, offsets, last, i);
             continue;
         }

@@ -148,7 +148,7 @@ void integrate_lanes_inertia(cairn_world *world, const uint32_t *group, int coun
         body *b = &world->bodies.data[group[l]];
         if (!sync[l])
             continue;
-        if (!body_inertia_is_diagonal(b)) {
+        if (!body_inertia_is_diagonal(b) || body_rotation_locked(b)) {
             body_sync_inertia(b);
             continue;
         }

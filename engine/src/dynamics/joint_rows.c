@@ -117,12 +117,38 @@ void point_solve(point_part *p, joint_pair *pair, softness soft)
     apply_linear(pair, r_a, r_b, impulse);
 }
 
-/* Inverts the leading n x n block of k (n = 2 or 3) into out; zero when singular. */
+/* The inverse of the rows and columns of the leading n x n block of k that are not dead, each
+   dead one (and each past n) made the identity's for the inversion and zero in out. */
+static void invert_live(const float k[3][3], int n, const bool *dead, float out[3][3])
+{
+    mat3s m;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            bool off = i >= n || j >= n || dead[i] || dead[j];
+            m.raw[j][i] = off ? (i == j ? 1.0f : 0.0f) : k[i][j];
+        }
+    mat3s inverse = inverse_or_zero(m);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            out[i][j] = dead[i] || dead[j] ? 0.0f : inverse.raw[j][i];
+}
+
+/* Inverts the leading n x n block of k (n = 2 or 3) into out; zero when singular. A row with a
+   zero diagonal is zero across (k is semi-definite): an axis neither body can turn about (a
+   locked rotation against the world or a static body). It takes no impulse, and the other rows
+   are inverted without it, rather than the whole block counting as singular. */
 static void invert_block(const float k[3][3], int n, float out[3][3])
 {
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             out[i][j] = 0.0f;
+    bool dead[3] = {false, false, false}, any_dead = false;
+    for (int i = 0; i < n; ++i)
+        any_dead |= dead[i] = k[i][i] == 0.0f;
+    if (any_dead) {
+        invert_live(k, n, dead, out);
+        return;
+    }
     if (n == 2) {
         float det = k[0][0] * k[1][1] - k[0][1] * k[1][0];
         if (!(fabsf(det) > 1e-12f * (k[0][0] + k[1][1]) * (k[0][0] + k[1][1])))

@@ -271,6 +271,21 @@ static int find_root(int *parent, int i)
     return i;
 }
 
+/* A body with a locked rotation axis has no finite inertia about it, so no mass block (M, the
+   inverse of its inverse inertia): its joints stay with Gauss-Seidel, which needs only M^-1. A
+   free body's world inverse inertia is positive definite, its diagonal positive. */
+static bool has_mass_block(const joint_body_state *side)
+{
+    const mat3s *a = &side->inverse_inertia;
+    return a->raw[0][0] > 0.0f && a->raw[1][1] > 0.0f && a->raw[2][2] > 0.0f;
+}
+
+static bool tree_can_take(const tree_joint *tj)
+{
+    return (!tj->moves_a || has_mass_block(&tj->pair->a)) &&
+           (!tj->moves_b || has_mass_block(&tj->pair->b));
+}
+
 /* Union-find over the moving bodies: a joint joins a tree unless it closes a loop or brings a
    second grounded joint (one with a side that does not move) into it. */
 static void choose_tree_joints(const tree_joint *joints, const uint32_t (*bodies)[2], int count,
@@ -279,7 +294,7 @@ static void choose_tree_joints(const tree_joint *joints, const uint32_t (*bodies
     for (int k = 0; k < count; ++k) {
         const tree_joint *tj = &joints[k];
         in_tree[k] = false;
-        if (tj->count == 0 || (!tj->moves_a && !tj->moves_b))
+        if (tj->count == 0 || (!tj->moves_a && !tj->moves_b) || !tree_can_take(tj))
             continue;
         if (tj->moves_a && tj->moves_b) {
             int ra = find_root(parent, (int)bodies[k][0]),

@@ -32,7 +32,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 7u
+#define SNAPSHOT_VERSION 8u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not its shape. The type and mass properties are
@@ -40,6 +40,7 @@
 typedef struct body_record {
     uint32_t generation;
     uint8_t type, enabled, awake, allow_sleep;
+    uint8_t locked_rotation, unused[3]; /* in what was the transform's alignment padding */
     cairn_transform transform;
     float inverse_mass;
     vec3s local_center;
@@ -124,6 +125,7 @@ static body_record record_of(const cairn_world *w, const body *b)
     r.enabled = b->enabled;
     r.awake = b->awake;
     r.allow_sleep = b->allow_sleep;
+    r.locked_rotation = b->locked_rotation;
     /* Field by field: the transform's padding (before its 16-byte aligned rotation) would copy
        undefined bytes in, and two snapshots of one state must be the same bytes. */
     r.transform.position = b->transform.position;
@@ -370,7 +372,8 @@ static bool valid_mass(const body *b, const body_record *r)
     for (int c = 0; c < 3; ++c)
         finite = finite && is_finite_vec3(r->inertia_local.col[c]) &&
                  is_finite_vec3(r->inverse_inertia_local.col[c]);
-    return finite && (dynamic ? r->inverse_mass > 0.0f : r->inverse_mass == 0.0f);
+    return finite && (dynamic ? r->inverse_mass > 0.0f : r->inverse_mass == 0.0f) &&
+           r->locked_rotation <= CAIRN_LOCK_ROTATION_ALL;
 }
 
 /* Every body slot must be the world's: alive or dead alike, same generation. */
@@ -409,7 +412,8 @@ static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
                              "after cairn_body_set_shape, before restoring)",
                              i);
         if (!valid_mass(b, &r))
-            return error_set("cairn_world_restore: body %d has a corrupt type or mass", i);
+            return error_set(
+                "cairn_world_restore: body %d has a corrupt type, mass or rotation lock", i);
         if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))
             return error_set("cairn_world_restore: body %d has a corrupt transform", i);
     }
@@ -779,6 +783,7 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     b->local_center = r->local_center;
     b->inertia_local = r->inertia_local;
     b->inverse_inertia_local = r->inverse_inertia_local;
+    b->locked_rotation = r->locked_rotation;
     b->enabled = r->enabled;
     b->allow_sleep = r->allow_sleep;
     b->transform = r->transform;
