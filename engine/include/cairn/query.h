@@ -75,6 +75,42 @@ CAIRN_API int cairn_world_overlap_shape(const cairn_world *world, const cairn_sh
 CAIRN_API int cairn_world_overlap_aabb(const cairn_world *world, cairn_aabb box, uint32_t mask,
                                        cairn_body_id *bodies, int capacity);
 
+/* ---- the game's own filter ----
+   Which bodies a query sees beyond the layer mask: not the player's own body, not its team's,
+   not what it carries (Jolt's BodyFilter, Bullet's needsCollision). accept is called for each
+   body the query would otherwise test (alive, enabled, not a sensor, on the filter's layers),
+   at most once per query and body, before its shape is tested: true keeps it, false skips it.
+   It runs inside the query, on the calling thread: it may read the world (getters, user data),
+   never change it. */
+typedef bool cairn_query_body_fn(cairn_body_id body, void *context);
+typedef struct cairn_query_filter {
+    uint32_t mask;               /* layers, as the other queries' mask */
+    cairn_query_body_fn *accept; /* NULL keeps every body on the layers */
+    void *context;               /* passed to accept */
+} cairn_query_filter;
+/* Every layer, no callback: the same answers as the queries without a filter. */
+CAIRN_API cairn_query_filter cairn_query_default_filter(void);
+
+/* The world queries above with a filter instead of a mask (NULL: the default filter); their
+   answers, order and errors are those of the mask versions. */
+CAIRN_API bool cairn_world_raycast_filtered(const cairn_world *world, vec3s origin,
+                                            vec3s translation, const cairn_query_filter *filter,
+                                            cairn_ray_hit *hit);
+CAIRN_API int cairn_world_raycast_all_filtered(const cairn_world *world, vec3s origin,
+                                               vec3s translation, const cairn_query_filter *filter,
+                                               cairn_ray_hit *hits, int capacity);
+CAIRN_API bool cairn_world_shape_cast_filtered(const cairn_world *world, const cairn_shape *shape,
+                                               cairn_transform xf, vec3s translation,
+                                               const cairn_query_filter *filter,
+                                               cairn_shape_cast_hit *hit);
+CAIRN_API int cairn_world_overlap_shape_filtered(const cairn_world *world, const cairn_shape *shape,
+                                                 cairn_transform xf,
+                                                 const cairn_query_filter *filter,
+                                                 cairn_body_id *bodies, int capacity);
+CAIRN_API int cairn_world_overlap_aabb_filtered(const cairn_world *world, cairn_aabb box,
+                                                const cairn_query_filter *filter,
+                                                cairn_body_id *bodies, int capacity);
+
 /* A ray against the triangles of one mesh or heightfield placed at xf. */
 typedef struct cairn_triangle_hit {
     vec3s point;    /* world */

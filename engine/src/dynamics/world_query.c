@@ -1,6 +1,6 @@
 /* World queries through the broadphase's fat AABBs, then the exact test per candidate: ray casts
-   (closest, all hits), shape casts and overlaps, with a layer mask. Results are sorted so that
-   they do not depend on the broadphase's internal order. */
+   (closest, all hits), shape casts and overlaps, with a layer mask and the game's own filter
+   callback. Results are sorted so that they do not depend on the broadphase's internal order. */
 #include "dynamics/world_state.h"
 
 #include <cairn/query.h>
@@ -19,17 +19,38 @@
 
 static const float max_coordinate = 1e6f;
 
-/* A live, enabled, solid body on one of the mask's layers. Sensors are not hit by queries (as
-   in Box2D v3): they report overlaps through sensor events instead. */
-static const body *query_body(const cairn_world *world, uint32_t index, uint32_t mask)
+cairn_query_filter cairn_query_default_filter(void)
+{
+    return (cairn_query_filter){CAIRN_QUERY_ALL, NULL, NULL};
+}
+
+static cairn_query_filter filter_or_default(const cairn_query_filter *filter)
+{
+    return filter ? *filter : cairn_query_default_filter();
+}
+
+static cairn_query_filter mask_filter(uint32_t mask)
+{
+    return (cairn_query_filter){mask, NULL, NULL};
+}
+
+/* A live, enabled, solid body on one of the filter's layers that the filter's callback keeps.
+   Sensors are not hit by queries (as in Box2D v3): they report overlaps through sensor events
+   instead. The callback comes last, so it sees only bodies the query would test. */
+static const body *query_body(const cairn_world *world, uint32_t index,
+                              const cairn_query_filter *filter)
 {
     const body *b = &world->bodies.data[index];
-    return b->alive && b->enabled && !b->is_sensor && (b->layer & mask) != 0 ? b : NULL;
+    if (!b->alive || !b->enabled || b->is_sensor || (b->layer & filter->mask) == 0)
+        return NULL;
+    if (filter->accept && !filter->accept(body_id_at(world, index), filter->context))
+        return NULL;
+    return b;
 }
 
 typedef struct ray_closest {
     const cairn_world *world;
-    uint32_t mask;
+    cairn_query_filter filter;
     vec3s origin, translation;
     bool found;
     uint32_t body;
@@ -45,7 +66,7 @@ static float closest_hit(void *context, uint32_t body_index, float t_enter)
 {
     (void)t_enter;
     ray_closest *q = context;
-    const body *b = query_body(q->world, body_index, q->mask);
+    const body *b = query_body(q->world, body_index, &q->filter);
     if (b == NULL)
         return -1.0f;
     float max_fraction = q->found ? q->fraction : 1.0f;
@@ -99,7 +120,7 @@ static bool is_zero(vec3s v)
 }
 
 static bool raycast_closest(const char *function, const cairn_world *world, vec3s origin,
-                            vec3s translation, uint32_t mask, cairn_ray_hit *hit)
+                            vec3s translation, cairn_query_filter filter, cairn_ray_hit *hit)
 {
     if (!check_ray(function, world, origin, translation))
         return false;
@@ -108,7 +129,8 @@ static bool raycast_closest(const char *function, const cairn_world *world, vec3
     /* A zero translation is an empty segment: valid input, nothing to hit, no error. */
     if (is_zero(translation))
         return false;
-    ray_closest q = {.world = world, .mask = mask, .origin = origin, .translation = translation};
+    ray_closest q = {
+        .world = world, .filter = filter, .origin = origin, .translation = translation};
     if (broadphase_query_ray(&world->broadphase, origin, translation, closest_hit, &q) < 0)
         return false; /* error set by the broadphase (out of memory) */
     if (!q.found)
@@ -124,13 +146,22 @@ static bool raycast_closest(const char *function, const cairn_world *world, vec3
 bool cairn_world_raycast(const cairn_world *world, vec3s origin, vec3s translation,
                          cairn_ray_hit *hit)
 {
-    return raycast_closest("cairn_world_raycast", world, origin, translation, CAIRN_QUERY_ALL, hit);
+    return raycast_closest("cairn_world_raycast", world, origin, translation,
+                           cairn_query_default_filter(), hit);
 }
 
 bool cairn_world_raycast_mask(const cairn_world *world, vec3s origin, vec3s translation,
                               uint32_t mask, cairn_ray_hit *hit)
 {
-    return raycast_closest("cairn_world_raycast_mask", world, origin, translation, mask, hit);
+    return raycast_closest("cairn_world_raycast_mask", world, origin, translation,
+                           mask_filter(mask), hit);
+}
+
+bool cairn_world_raycast_filtered(const cairn_world *world, vec3s origin, vec3s translation,
+                                  const cairn_query_filter *filter, cairn_ray_hit *hit)
+{
+    return raycast_closest("cairn_world_raycast_filtered", world, origin, translation,
+                           filter_or_default(filter), hit);
 }
 
 /* ---- every hit ---- */
@@ -143,7 +174,7 @@ static bool hit_before(const cairn_ray_hit *x, const cairn_ray_hit *y)
 
 typedef struct ray_all {
     const cairn_world *world;
-    uint32_t mask;
+    cairn_query_filter filter;
     vec3s origin, translation;
     cairn_ray_hit *hits;
     int capacity, count; /* count: every hit; the best min(count, capacity) are kept sorted */
@@ -167,7 +198,7 @@ static float every_hit(void *context, uint32_t body_index, float t_enter)
 {
     (void)t_enter;
     ray_all *q = context;
-    const body *b = query_body(q->world, body_index, q->mask);
+    const body *b = query_body(q->world, body_index, &q->filter);
     float fraction;
     vec3s normal;
     if (b && shape_raycast(b->shape, b->transform, q->origin, q->translation, 1.0f, &fraction,
@@ -179,10 +210,10 @@ static float every_hit(void *context, uint32_t body_index, float t_enter)
     return -1.0f;
 }
 
-int cairn_world_raycast_all(const cairn_world *world, vec3s origin, vec3s translation,
-                            uint32_t mask, cairn_ray_hit *hits, int capacity)
+static int raycast_all(const char *function, const cairn_world *world, vec3s origin,
+                       vec3s translation, cairn_query_filter filter, cairn_ray_hit *hits,
+                       int capacity)
 {
-    const char *function = "cairn_world_raycast_all";
     if (!check_ray(function, world, origin, translation))
         return -1;
     if (capacity < 0 || (hits == NULL && capacity > 0))
@@ -191,10 +222,25 @@ int cairn_world_raycast_all(const cairn_world *world, vec3s origin, vec3s transl
                -1;
     if (is_zero(translation))
         return 0;
-    ray_all q = {world, mask, origin, translation, hits, capacity, 0};
+    ray_all q = {world, filter, origin, translation, hits, capacity, 0};
     if (broadphase_query_ray(&world->broadphase, origin, translation, every_hit, &q) < 0)
         return -1;
     return q.count;
+}
+
+int cairn_world_raycast_all(const cairn_world *world, vec3s origin, vec3s translation,
+                            uint32_t mask, cairn_ray_hit *hits, int capacity)
+{
+    return raycast_all("cairn_world_raycast_all", world, origin, translation, mask_filter(mask),
+                       hits, capacity);
+}
+
+int cairn_world_raycast_all_filtered(const cairn_world *world, vec3s origin, vec3s translation,
+                                     const cairn_query_filter *filter, cairn_ray_hit *hits,
+                                     int capacity)
+{
+    return raycast_all("cairn_world_raycast_all_filtered", world, origin, translation,
+                       filter_or_default(filter), hits, capacity);
 }
 
 /* ---- candidates from the broadphase, in body index order ---- */
@@ -246,12 +292,12 @@ static bool check_output(const char *function, const cairn_world *world, const v
 typedef bool body_test_fn(const body *b, const void *context);
 
 /* Writes the candidates passing `test`, in index order; returns how many passed. */
-static int collect(const cairn_world *world, const candidates *c, uint32_t mask, body_test_fn *test,
-                   const void *context, cairn_body_id *out, int capacity)
+static int collect(const cairn_world *world, const candidates *c, const cairn_query_filter *filter,
+                   body_test_fn *test, const void *context, cairn_body_id *out, int capacity)
 {
     int total = 0;
     for (int i = 0; i < c->count; ++i) {
-        const body *b = query_body(world, c->bodies[i], mask);
+        const body *b = query_body(world, c->bodies[i], filter);
         if (b == NULL || !test(b, context))
             continue;
         if (total < capacity)
@@ -266,10 +312,9 @@ static bool bounds_overlap(const body *b, const void *context)
     return aabb_overlap(cairn_shape_bounds(b->shape, b->transform), *(const cairn_aabb *)context);
 }
 
-int cairn_world_overlap_aabb(const cairn_world *world, cairn_aabb box, uint32_t mask,
-                             cairn_body_id *bodies, int capacity)
+static int overlap_aabb(const char *function, const cairn_world *world, cairn_aabb box,
+                        cairn_query_filter filter, cairn_body_id *bodies, int capacity)
 {
-    const char *function = "cairn_world_overlap_aabb";
     if (!check_output(function, world, bodies, capacity))
         return -1;
     if (!is_finite_vec3(box.min) || !is_finite_vec3(box.max))
@@ -281,9 +326,24 @@ int cairn_world_overlap_aabb(const cairn_world *world, cairn_aabb box, uint32_t 
     candidates c;
     if (!candidates_find(world, box, &c))
         return -1;
-    int total = collect(world, &c, mask, bounds_overlap, &box, bodies, capacity);
+    int total = collect(world, &c, &filter, bounds_overlap, &box, bodies, capacity);
     candidates_free(&c);
     return total;
+}
+
+int cairn_world_overlap_aabb(const cairn_world *world, cairn_aabb box, uint32_t mask,
+                             cairn_body_id *bodies, int capacity)
+{
+    return overlap_aabb("cairn_world_overlap_aabb", world, box, mask_filter(mask), bodies,
+                        capacity);
+}
+
+int cairn_world_overlap_aabb_filtered(const cairn_world *world, cairn_aabb box,
+                                      const cairn_query_filter *filter, cairn_body_id *bodies,
+                                      int capacity)
+{
+    return overlap_aabb("cairn_world_overlap_aabb_filtered", world, box, filter_or_default(filter),
+                        bodies, capacity);
 }
 
 typedef struct placed_shape {
@@ -297,11 +357,10 @@ static bool shape_overlap(const body *b, const void *context)
     return cairn_overlap(b->shape, b->transform, s->shape, s->xf);
 }
 
-int cairn_world_overlap_shape(const cairn_world *world, const cairn_shape *shape,
-                              cairn_transform xf, uint32_t mask, cairn_body_id *bodies,
-                              int capacity)
+static int overlap_shape(const char *function, const cairn_world *world, const cairn_shape *shape,
+                         cairn_transform xf, cairn_query_filter filter, cairn_body_id *bodies,
+                         int capacity)
 {
-    const char *function = "cairn_world_overlap_shape";
     if (!check_output(function, world, bodies, capacity))
         return -1;
     if (shape == NULL)
@@ -313,9 +372,25 @@ int cairn_world_overlap_shape(const cairn_world *world, const cairn_shape *shape
     if (!candidates_find(world, cairn_shape_bounds(shape, xf), &c))
         return -1;
     placed_shape s = {shape, xf};
-    int total = collect(world, &c, mask, shape_overlap, &s, bodies, capacity);
+    int total = collect(world, &c, &filter, shape_overlap, &s, bodies, capacity);
     candidates_free(&c);
     return total;
+}
+
+int cairn_world_overlap_shape(const cairn_world *world, const cairn_shape *shape,
+                              cairn_transform xf, uint32_t mask, cairn_body_id *bodies,
+                              int capacity)
+{
+    return overlap_shape("cairn_world_overlap_shape", world, shape, xf, mask_filter(mask), bodies,
+                         capacity);
+}
+
+int cairn_world_overlap_shape_filtered(const cairn_world *world, const cairn_shape *shape,
+                                       cairn_transform xf, const cairn_query_filter *filter,
+                                       cairn_body_id *bodies, int capacity)
+{
+    return overlap_shape("cairn_world_overlap_shape_filtered", world, shape, xf,
+                         filter_or_default(filter), bodies, capacity);
 }
 
 /* ---- shape cast ---- */
@@ -357,10 +432,10 @@ static bool box_entry(cairn_aabb start, vec3s translation, cairn_aabb target, fl
     return true;
 }
 
-static bool check_shape_cast(const cairn_world *world, const cairn_shape *shape, cairn_transform xf,
-                             vec3s translation, cairn_shape_cast_hit *hit)
+static bool check_shape_cast(const char *function, const cairn_world *world,
+                             const cairn_shape *shape, cairn_transform xf, vec3s translation,
+                             cairn_shape_cast_hit *hit)
 {
-    const char *function = "cairn_world_shape_cast";
     if (world == NULL)
         return error_set("%s: world is NULL", function);
     if (shape == NULL)
@@ -392,7 +467,7 @@ typedef struct cast_list {
 /* The bodies the swept bounds meet, with their entry times, sorted by entry then index. False
    (error set) when out of memory. */
 static bool cast_candidates(const cairn_world *world, cairn_aabb start, vec3s translation,
-                            uint32_t mask, cast_list *out)
+                            const cairn_query_filter *filter, cast_list *out)
 {
     cairn_aabb swept = aabb_sweep(start, translation);
     candidates c;
@@ -404,7 +479,7 @@ static bool cast_candidates(const cairn_world *world, cairn_aabb start, vec3s tr
         return false;
     }
     for (int i = 0; i < c.count; ++i) {
-        const body *b = query_body(world, c.bodies[i], mask);
+        const body *b = query_body(world, c.bodies[i], filter);
         float t;
         if (b && box_entry(start, translation, body_cast_bounds(b), &t))
             out->items[out->count++] = (cast_candidate){t, c.bodies[i]};
@@ -415,14 +490,15 @@ static bool cast_candidates(const cairn_world *world, cairn_aabb start, vec3s tr
     return true;
 }
 
-bool cairn_world_shape_cast(const cairn_world *world, const cairn_shape *shape, cairn_transform xf,
-                            vec3s translation, uint32_t mask, cairn_shape_cast_hit *hit)
+static bool shape_cast(const char *function, const cairn_world *world, const cairn_shape *shape,
+                       cairn_transform xf, vec3s translation, cairn_query_filter filter,
+                       cairn_shape_cast_hit *hit)
 {
-    if (!check_shape_cast(world, shape, xf, translation, hit))
+    if (!check_shape_cast(function, world, shape, xf, translation, hit))
         return false;
     xf.rotation = glms_quat_normalize(xf.rotation);
     cast_list list;
-    if (!cast_candidates(world, cairn_shape_bounds(shape, xf), translation, mask, &list))
+    if (!cast_candidates(world, cairn_shape_bounds(shape, xf), translation, &filter, &list))
         return false;
     bool found = false;
     float best = 1.0f;
@@ -440,4 +516,19 @@ bool cairn_world_shape_cast(const cairn_world *world, const cairn_shape *shape, 
     }
     mem_free(list.items, (size_t)list.allocated * sizeof *list.items);
     return found;
+}
+
+bool cairn_world_shape_cast(const cairn_world *world, const cairn_shape *shape, cairn_transform xf,
+                            vec3s translation, uint32_t mask, cairn_shape_cast_hit *hit)
+{
+    return shape_cast("cairn_world_shape_cast", world, shape, xf, translation, mask_filter(mask),
+                      hit);
+}
+
+bool cairn_world_shape_cast_filtered(const cairn_world *world, const cairn_shape *shape,
+                                     cairn_transform xf, vec3s translation,
+                                     const cairn_query_filter *filter, cairn_shape_cast_hit *hit)
+{
+    return shape_cast("cairn_world_shape_cast_filtered", world, shape, xf, translation,
+                      filter_or_default(filter), hit);
 }
