@@ -7,14 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const type_names[] = {"ball",  "hinge",    "slider",
-                                         "fixed", "distance", "swing_twist"};
-#define TYPE_COUNT 6
+static const char *const type_names[] = {"ball",     "hinge",       "slider", "fixed",
+                                         "distance", "swing_twist", "wheel"};
+#define TYPE_COUNT 7
 
 static const char *const joint_keys[] = {
-    "name", "type",   "body_a", "body_b",     "anchor", "anchor_a",    "anchor_b",
-    "axis", "limits", "motor",  "cone_angle", "spring", "break_force", "collide_connected"};
-#define JOINT_KEY_COUNT 14
+    "name", "type",    "body_a", "body_b",     "anchor", "anchor_a",    "anchor_b",
+    "axis", "limits",  "motor",  "cone_angle", "spring", "break_force", "collide_connected",
+    "axle", "steering"};
+#define JOINT_KEY_COUNT 16
 
 /* The optional parts each type has; a key for a part the type lacks is an error, never
    ignored. */
@@ -24,7 +25,8 @@ enum {
     USES_CONE = 4,
     USES_MOTOR = 8,
     USES_SPRING = 16,
-    USES_TWO_ANCHORS = 32
+    USES_TWO_ANCHORS = 32,
+    USES_AXLE = 64 /* axle and steering */
 };
 static const unsigned type_uses[TYPE_COUNT] = {
     [CAIRN_JOINT_BALL] = 0,
@@ -33,6 +35,7 @@ static const unsigned type_uses[TYPE_COUNT] = {
     [CAIRN_JOINT_FIXED] = 0,
     [CAIRN_JOINT_DISTANCE] = USES_LIMITS | USES_SPRING | USES_TWO_ANCHORS,
     [CAIRN_JOINT_SWING_TWIST] = USES_AXIS | USES_LIMITS | USES_CONE | USES_MOTOR,
+    [CAIRN_JOINT_WHEEL] = USES_AXIS | USES_LIMITS | USES_MOTOR | USES_SPRING | USES_AXLE,
 };
 
 /* One joint entry being read: its node, its dotted name and its type. */
@@ -68,11 +71,9 @@ static bool check_type_keys(const joint_entry *e)
     static const struct {
         const char *key;
         unsigned part;
-    } parts[] = {{"axis", USES_AXIS},
-                 {"limits", USES_LIMITS},
-                 {"cone_angle", USES_CONE},
-                 {"motor", USES_MOTOR},
-                 {"spring", USES_SPRING}};
+    } parts[] = {{"axis", USES_AXIS},    {"limits", USES_LIMITS}, {"cone_angle", USES_CONE},
+                 {"motor", USES_MOTOR},  {"spring", USES_SPRING}, {"axle", USES_AXLE},
+                 {"steering", USES_AXLE}};
     const char *type = type_names[e->type];
     unsigned uses = type_uses[e->type];
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i) {
@@ -164,6 +165,22 @@ static bool read_axis(const joint_entry *e, cairn_joint_def *def)
     /* the engine's own threshold: shorter axes have no reliable direction */
     if (!(glms_vec3_norm(def->axis) > 1e-6f))
         return io_fail(e->reader, value, "%s is zero: an axis needs a direction", name);
+    return true;
+}
+
+/* A wheel's axle (required) and steering (optional, rad in [-pi/2, pi/2]). */
+static bool read_axle(const joint_entry *e, cairn_joint_def *def)
+{
+    char name[IO_WHAT_CAPACITY];
+    struct fy_node *value = required(e, "axle", name, sizeof name);
+    if (value == NULL ||
+        !io_read_vec3(e->reader, value, name, -IO_MAX_POSITION, IO_MAX_POSITION, &def->axle))
+        return false;
+    if (!(glms_vec3_norm(def->axle) > 1e-6f))
+        return io_fail(e->reader, value, "%s is zero: an axle needs a direction", name);
+    if ((value = field(e, "steering", name, sizeof name)) != NULL &&
+        !io_read_float(e->reader, value, name, -0.5f * IO_PI, 0.5f * IO_PI, &def->steering))
+        return false;
     return true;
 }
 
@@ -265,6 +282,8 @@ static bool read_parts(const joint_entry *e, cairn_joint_def *def)
     struct fy_node *value;
     unsigned uses = type_uses[e->type];
     if ((uses & USES_AXIS) && !read_axis(e, def))
+        return false;
+    if ((uses & USES_AXLE) && !read_axle(e, def))
         return false;
     if ((value = field(e, "limits", name, sizeof name)) != NULL && !read_limits(e, value, def))
         return false;

@@ -96,6 +96,7 @@ static void meddle_with_the_rest(meddler *m)
                    "cairn_joint_set_world_anchor");
     expect_refused(m, !cairn_joint_set_break_force(w, m->joint, 10.0f),
                    "cairn_joint_set_break_force");
+    expect_refused(m, !cairn_joint_set_steering(w, m->joint, 0.1f), "cairn_joint_set_steering");
     cairn_character_def character = cairn_character_default_def();
     expect_refused(m, cairn_character_create(w, &character) == NULL, "cairn_character_create");
     expect_refused(m, !cairn_character_move(m->character, v3(1, 0, 0), SCENE_DT),
@@ -191,7 +192,7 @@ static void expect_every_call_refused_and_nothing_changed(meddler *twins, int ca
     }
 }
 
-enum { CALLS_PER_STEP = 40, STEPS = 30 };
+enum { CALLS_PER_STEP = 41, STEPS = 30 };
 
 Test(callback_lock, the_presolve_callback_cannot_change_the_world)
 {

@@ -83,8 +83,33 @@ Test(scene_joint_errors, unknown_key_and_missing_keys)
                  "  - { type: spring, body_b: a }\n",
                  L(3), 13,
                  "joints[1].type = 'spring' is not one of ball | hinge | slider | fixed | "
-                 "distance | swing_twist");
+                 "distance | swing_twist | wheel");
     expect_error("joints: { type: ball }\n", L(1), 9, "joints must be a sequence, got a mapping");
+}
+
+Test(scene_joint_errors, wheel_keys)
+{
+    expect_error("joints:\n"
+                 "  - type: hinge\n"
+                 "    body_b: a\n"
+                 "    anchor: [0, 0, 0]\n"
+                 "    axis: [0, 1, 0]\n"
+                 "    axle: [0, 0, 1]\n",
+                 L(6), 5, "joints[0]: a hinge joint has no axle");
+    expect_error("joints:\n"
+                 "  - type: wheel\n"
+                 "    body_b: a\n"
+                 "    anchor: [0, 0, 0]\n"
+                 "    axis: [0, 1, 0]\n",
+                 L(2), 5, "joints[0] (wheel) needs axle");
+    expect_error("joints:\n"
+                 "  - type: wheel\n"
+                 "    body_b: a\n"
+                 "    anchor: [0, 0, 0]\n"
+                 "    axis: [0, 1, 0]\n"
+                 "    axle: [0, 0, 1]\n"
+                 "    steering: 2\n",
+                 L(7), 15, "joints[0].steering = 2 is outside [-1.5708, 1.5708]");
 }
 
 Test(scene_joint_errors, wrong_types)

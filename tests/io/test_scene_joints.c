@@ -1,5 +1,6 @@
 /* Scene files: a `joints:` section builds one joint per entry with the bodies it names (generated
-   ones included), its anchors, axis, limits, motor, spring, break force and collision flag. */
+   ones included), its anchors, axis, limits, motor, spring, break force and collision flag, and a
+   wheel's axle and steering. */
 #include <cairn/io.h>
 
 #include <criterion/criterion.h>
@@ -160,5 +161,26 @@ Test(scene_joints, swing_twist_and_fixed_of_generated_bodies)
     cr_expect(same(weld.body_b, id_of(&n, "stack_1")));
     expect_vec(weld.anchor_a, 12.0f, 1.0f, 0.0f);
     cr_expect_float_eq(weld.break_force, 500.0f, 1e-3f);
+    cairn_world_destroy(world);
+}
+
+Test(scene_joints, a_wheel_with_its_axle_and_steering)
+{
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    cr_assert(cairn_scene_load(DATA "scene_wheel.yaml", &world, &err), "%s:%d:%d: %s", err.file,
+              err.line, err.column, err.message);
+    cairn_joint_id id;
+    cr_assert_eq(cairn_world_joints(world, &id, 1), 1);
+    cairn_joint_def def = cairn_joint_get_def(world, id);
+    cr_expect_eq(def.type, CAIRN_JOINT_WHEEL);
+    expect_vec(def.axis, 0.0f, 1.0f, 0.0f);
+    expect_vec(def.axle, 0.0f, 0.0f, 1.0f);
+    cr_expect_float_eq(def.steering, 0.25f, 1e-6f);
+    cr_expect(def.enable_limit && def.enable_spring && def.enable_motor);
+    cr_expect_float_eq(def.lower, -0.15f, 1e-6f);
+    cr_expect_float_eq(def.upper, 0.1f, 1e-6f);
+    cr_expect_float_eq(def.spring_hertz, 4.0f, 1e-6f);
+    cr_expect_float_eq(def.motor_speed, -10.0f, 1e-6f);
     cairn_world_destroy(world);
 }

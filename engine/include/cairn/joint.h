@@ -21,8 +21,11 @@ typedef enum cairn_joint_type {
     CAIRN_JOINT_SLIDER,   /* no rotation, translation only along the axis: limit, motor, spring */
     CAIRN_JOINT_FIXED,    /* weld: no relative motion */
     CAIRN_JOINT_DISTANCE, /* |anchor_b - anchor_a| within [lower, upper] (rope: lower 0), spring */
-    CAIRN_JOINT_SWING_TWIST /* ball + swing of the axis within cone_angle + twist about it within
-                               [lower, upper]: ragdoll shoulders, hips, necks */
+    CAIRN_JOINT_SWING_TWIST, /* ball + swing of the axis within cone_angle + twist about it
+                                within [lower, upper]: ragdoll shoulders, hips, necks */
+    CAIRN_JOINT_WHEEL /* a wheel (body b) on a chassis (body a): b's anchor moves only along the
+                         axis (the suspension: limit, spring), b turns only about the axle (the
+                         drive: motor), and the axle can be steered about the axis */
 } cairn_joint_type;
 
 /* What each field means per type:
@@ -44,6 +47,12 @@ typedef enum cairn_joint_type {
      about their centres of mass: hinged off centre, a body swings slower; joints.md). A BALL
      joint with a spring pulls its anchors together at that frequency instead of holding them
      (spring_target unused): a soft rope end, or a mouse drag with cairn_joint_set_world_anchor.
+   - WHEEL: axis is the suspension's direction (up the chassis, say), axle the wheel's axle
+     (not parallel to axis; made perpendicular to it). The limits bound the suspension's travel
+     along the axis, m (0 at creation); the spring holds it at spring_target m at spring_hertz
+     (the wheel's own frequency, as if the chassis were fixed); the motor drives the wheel's
+     rotation about the axle relative to the chassis (rad/s, max torque N m); steering turns the
+     axle about the axis (rad, cairn_joint_set_steering).
    - break_force: N (on HINGE, SLIDER, FIXED also compared with the reaction torque, N m);
      0 never breaks. A joint whose reaction exceeds it is destroyed after the step and
      reported by cairn_world_joint_events. */
@@ -62,16 +71,20 @@ typedef struct cairn_joint_def {
     float break_force;
     bool collide_connected; /* default false: the two bodies do not collide with each other */
     void *user_data;
+    vec3s axle;     /* WHEEL: world axle at creation; default +Z */
+    float steering; /* WHEEL: rad in [-pi/2, pi/2], the axle turned about the axis; default 0 */
 } cairn_joint_def;
 
-/* Defaults: null bodies, anchors at the origin, axis +X, no limit, motor or spring, cone
-   angle pi/4 (swing-twist), never breaks, no collision between the two bodies. */
+/* Defaults: null bodies, anchors at the origin, axis +X, axle +Z, no limit, motor or spring,
+   cone angle pi/4 (swing-twist), no steering, never breaks, no collision between the two
+   bodies. */
 CAIRN_API cairn_joint_def cairn_joint_default_def(cairn_joint_type type);
 /* The null id and an error naming the field on a bad def: a stale or null body_b, a stale
    body_a, a joint of a body with itself, no dynamic body among the two, a non-finite or
    out-of-range anchor, a zero or non-finite axis, lower > upper, negative hertz, damping or
-   force, a cone angle outside (0, pi). Wakes both bodies; a contact between the two ends now
-   unless collide_connected. */
+   force, a cone angle outside (0, pi), a wheel's axle zero or within 1 degree of its axis or a
+   steering outside [-pi/2, pi/2]. Wakes both bodies; a contact between the two ends now unless
+   collide_connected. */
 CAIRN_API cairn_joint_id cairn_joint_create(cairn_world *world, const cairn_joint_def *def);
 /* Wakes both bodies. Destroying a body destroys its joints (their ids go stale). */
 CAIRN_API void cairn_joint_destroy(cairn_world *world, cairn_joint_id joint);
@@ -83,7 +96,7 @@ CAIRN_API vec3s cairn_joint_reaction_force(const cairn_world *world, cairn_joint
 CAIRN_API vec3s cairn_joint_reaction_torque(const cairn_world *world, cairn_joint_id joint);
 /* HINGE: angle about the axis (rad, 0 at creation, in (-pi, pi]); SLIDER: translation along
    the axis (m, 0 at creation); DISTANCE: current length (m); SWING_TWIST: the swing angle
-   (rad); others 0. */
+   (rad); WHEEL: the suspension's travel along the axis (m, 0 at creation); others 0. */
 CAIRN_API float cairn_joint_position(const cairn_world *world, cairn_joint_id joint);
 
 /* ---- at run time: each validates like cairn_joint_create, fails with cairn_last_error() and
@@ -99,6 +112,9 @@ CAIRN_API bool cairn_joint_set_spring(cairn_world *world, cairn_joint_id joint, 
    Fails on a joint between two bodies. */
 CAIRN_API bool cairn_joint_set_world_anchor(cairn_world *world, cairn_joint_id joint, vec3s point);
 CAIRN_API bool cairn_joint_set_break_force(cairn_world *world, cairn_joint_id joint, float force);
+/* WHEEL only: turns the axle about the axis to angle (rad, [-pi/2, pi/2]; 0 as created), a
+   steered wheel; the joint turns the wheel there as it holds the axle. */
+CAIRN_API bool cairn_joint_set_steering(cairn_world *world, cairn_joint_id joint, float angle);
 CAIRN_API bool cairn_joint_set_user_data(cairn_world *world, cairn_joint_id joint, void *user_data);
 
 /* ---- reading back ---- */

@@ -18,6 +18,7 @@ cairn_joint_def cairn_joint_default_def(cairn_joint_type type)
     memset(&def, 0, sizeof def);
     def.type = type;
     def.axis = (vec3s){{1.0f, 0.0f, 0.0f}};
+    def.axle = (vec3s){{0.0f, 0.0f, 1.0f}};
     def.cone_angle = 0.25f * GLM_PIf;
     def.spring_damping_ratio = 1.0f;
     return def;
@@ -39,8 +40,8 @@ static joint *world_joint(const cairn_world *world, cairn_joint_id id, const cha
 
 /* ---- validation ---- */
 
-static const char *const type_names[] = {"ball",  "hinge",    "slider",
-                                         "fixed", "distance", "swing-twist"};
+static const char *const type_names[] = {"ball",     "hinge",       "slider", "fixed",
+                                         "distance", "swing-twist", "wheel"};
 
 static bool check_finite(const char *function, const char *name, float value)
 {
@@ -109,10 +110,11 @@ static bool check_features(const char *function, cairn_joint_type type, bool lim
                            bool spring)
 {
     bool has_limit = type != CAIRN_JOINT_BALL && type != CAIRN_JOINT_FIXED;
-    bool has_motor =
-        type == CAIRN_JOINT_HINGE || type == CAIRN_JOINT_SLIDER || type == CAIRN_JOINT_SWING_TWIST;
+    bool has_motor = type == CAIRN_JOINT_HINGE || type == CAIRN_JOINT_SLIDER ||
+                     type == CAIRN_JOINT_SWING_TWIST || type == CAIRN_JOINT_WHEEL;
     bool has_spring = type == CAIRN_JOINT_HINGE || type == CAIRN_JOINT_SLIDER ||
-                      type == CAIRN_JOINT_DISTANCE || type == CAIRN_JOINT_BALL;
+                      type == CAIRN_JOINT_DISTANCE || type == CAIRN_JOINT_BALL ||
+                      type == CAIRN_JOINT_WHEEL;
     const char *missing = limit && !has_limit     ? "limit"
                           : motor && !has_motor   ? "motor"
                           : spring && !has_spring ? "spring"
@@ -135,7 +137,32 @@ static bool check_point(const char *function, const char *name, vec3s p)
 static bool needs_axis(cairn_joint_type type)
 {
     return type == CAIRN_JOINT_HINGE || type == CAIRN_JOINT_SLIDER ||
-           type == CAIRN_JOINT_SWING_TWIST;
+           type == CAIRN_JOINT_SWING_TWIST || type == CAIRN_JOINT_WHEEL;
+}
+
+/* A wheel's steering: within a quarter turn either way. */
+static bool check_steering(const char *function, float angle)
+{
+    if (!check_finite(function, "steering", angle))
+        return false;
+    if (fabsf(angle) > 0.5f * GLM_PIf)
+        return error_set("%s: steering = %g rad is outside [-pi/2, pi/2]", function, (double)angle);
+    return true;
+}
+
+/* A wheel's axle: finite, and at least a degree away from its axis (the axis checked first). */
+static bool check_axle(const char *function, vec3s axis, vec3s axle)
+{
+    if (!is_finite_vec3(axle))
+        return error_set("%s: axle is not finite", function);
+    float length = glms_vec3_norm(axle);
+    if (!(length > 1e-6f))
+        return error_set("%s: axle is zero", function);
+    float sine = glms_vec3_norm(glms_vec3_cross(glms_vec3_normalize(axis), axle)) / length;
+    if (!(sine > 0.0175f))
+        return error_set("%s: axle is within 1 degree of the axis: a wheel needs them apart",
+                         function);
+    return true;
 }
 
 static bool check_settings(const char *function, const cairn_joint_def *def)
@@ -163,6 +190,9 @@ static bool check_geometry(const char *fn, const cairn_joint_def *def)
     if (def->type == CAIRN_JOINT_SWING_TWIST &&
         !(def->cone_angle > 0.0f && def->cone_angle < GLM_PIf))
         return error_set("%s: cone_angle = %g is outside (0, pi)", fn, (double)def->cone_angle);
+    if (def->type == CAIRN_JOINT_WHEEL &&
+        (!check_axle(fn, def->axis, def->axle) || !check_steering(fn, def->steering)))
+        return false;
     return true;
 }
 
@@ -205,18 +235,22 @@ static bool check_def(const cairn_world *world, const cairn_joint_def *def, uint
         return error_set("%s: world is NULL", fn);
     if (def == NULL)
         return error_set("%s: def is NULL", fn);
-    if ((unsigned)def->type > (unsigned)CAIRN_JOINT_SWING_TWIST)
+    if ((unsigned)def->type > (unsigned)CAIRN_JOINT_WHEEL)
         return error_set("%s: type %d is not a joint type", fn, (int)def->type);
     return check_bodies(world, def, a, b) && check_geometry(fn, def) && check_settings(fn, def);
 }
 
 /* ---- creation ---- */
 
-/* A rotation whose x axis is the unit axis (its y and z chosen deterministically). */
-static versors frame_from_axis(vec3s axis)
+/* A rotation whose x axis is the unit axis and whose y axis is toward second (not parallel to
+   it), or chosen deterministically when second is zero. */
+static versors frame_from_axes(vec3s axis, vec3s second)
 {
     vec3s helper = fabsf(axis.x) < 0.57f ? (vec3s){{1, 0, 0}} : (vec3s){{0, 1, 0}};
-    vec3s z = glms_vec3_normalize(glms_vec3_cross(axis, helper));
+    vec3s z = glms_vec3_cross(axis, helper);
+    if (glms_vec3_norm2(second) > 0.0f)
+        z = glms_vec3_cross(axis, second);
+    z = glms_vec3_normalize(z);
     vec3s y = glms_vec3_cross(z, axis);
     mat3s m;
     m.col[0] = axis;
@@ -238,7 +272,9 @@ static void set_frames(const cairn_world *world, joint *j, const cairn_joint_def
     j->local_anchor_a = xform_inverse_point(xa, def->anchor_a);
     j->local_anchor_b = xform_inverse_point(xb, anchor_b);
     vec3s axis = needs_axis(def->type) ? glms_vec3_normalize(def->axis) : (vec3s){{1, 0, 0}};
-    versors frame = frame_from_axis(axis);
+    /* a wheel's frame has its y axis along the axle (joint_wheel.c) */
+    vec3s second = def->type == CAIRN_JOINT_WHEEL ? def->axle : glms_vec3_zero();
+    versors frame = frame_from_axes(axis, second);
     j->local_frame_a = glms_quat_normalize(glms_quat_mul(glms_quat_conjugate(xa.rotation), frame));
     j->local_frame_b = glms_quat_normalize(glms_quat_mul(glms_quat_conjugate(xb.rotation), frame));
     if (def->type == CAIRN_JOINT_DISTANCE)
@@ -471,7 +507,10 @@ cairn_joint_def cairn_joint_get_def(const cairn_world *world, cairn_joint_id id)
     cairn_transform xa = side_transform(world, j->body_a), xb = side_transform(world, j->body_b);
     def.anchor_a = xform_point(xa, j->local_anchor_a);
     def.anchor_b = xform_point(xb, j->local_anchor_b);
-    def.axis = joint_axis_x(glms_quat_mul(xa.rotation, j->local_frame_a));
+    versors frame_a = glms_quat_mul(xa.rotation, j->local_frame_a);
+    def.axis = joint_axis_x(frame_a);
+    if (j->type == CAIRN_JOINT_WHEEL)
+        def.axle = joint_axis_y(frame_a);
     return def;
 }
 
@@ -625,6 +664,21 @@ bool cairn_joint_set_break_force(cairn_world *world, cairn_joint_id id, float fo
     if (j == NULL || !check_not_negative(fn, "break_force", force))
         return false;
     j->settings.break_force = force;
+    return true;
+}
+
+bool cairn_joint_set_steering(cairn_world *world, cairn_joint_id id, float angle)
+{
+    const char *fn = "cairn_joint_set_steering";
+    if (!world_unlocked(world, fn))
+        return false;
+    joint *j = world_joint(world, id, fn);
+    if (j == NULL || !check_steering(fn, angle))
+        return false;
+    if (j->type != CAIRN_JOINT_WHEEL)
+        return error_set("%s: a %s joint has no steering", fn, type_names[j->type]);
+    joint_to_change(world, id, fn);
+    j->settings.steering = angle;
     return true;
 }
 

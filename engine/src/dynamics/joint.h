@@ -49,7 +49,18 @@ typedef struct joint_swing_twist_state {
     angle_part friction; /* the motor as joint friction: relative rotation braked */
 } joint_swing_twist_state;
 
-/* The accumulated impulses of the limit, motor and spring on a joint's free axis. */
+typedef struct joint_wheel_state {
+    axis_row across[2];    /* b's anchor across the suspension: along the axle, and the side */
+    float across_error[2]; /* m */
+    float across_impulse[2];
+    axis_row suspension; /* along the axis: limit, spring */
+    float travel;        /* m, this substep */
+    angle_part lock;     /* the two axes across the steered axle */
+    axis_row axle;       /* rotation about the axle: motor */
+} joint_wheel_state;
+
+/* The accumulated impulses of the limit, motor and spring on a joint's free axis (a wheel's
+   motor acts about its axle, its limit and spring along its suspension). */
 typedef struct axis_impulses {
     float lower, upper, motor, spring;
 } axis_impulses;
@@ -80,6 +91,7 @@ typedef struct joint {
         joint_fixed_state fixed;
         joint_distance_state distance;
         joint_swing_twist_state swing_twist;
+        joint_wheel_state wheel;
     } state;
     vec3s reaction_force, reaction_torque; /* N, N m: on body_b, last substep */
 } joint;
@@ -130,7 +142,7 @@ typedef struct joint_ops {
 } joint_ops;
 
 extern const joint_ops joint_ball_ops, joint_hinge_ops, joint_slider_ops, joint_fixed_ops,
-    joint_distance_ops, joint_swing_twist_ops;
+    joint_distance_ops, joint_swing_twist_ops, joint_wheel_ops;
 
 const joint_ops *joint_ops_of(cairn_joint_type type);
 

@@ -85,6 +85,7 @@ static void draw_limits(const cairn_debug_draw *d, const joint *j, vec3s anchor_
                      s->upper);
         break;
     case CAIRN_JOINT_SLIDER:
+    case CAIRN_JOINT_WHEEL:
         if (s->enable_limit)
             draw_range(d, anchor_a, x, s->lower, s->upper);
         break;

@@ -19,6 +19,7 @@ const joint_ops *joint_ops_of(cairn_joint_type type)
         [CAIRN_JOINT_FIXED] = &joint_fixed_ops,
         [CAIRN_JOINT_DISTANCE] = &joint_distance_ops,
         [CAIRN_JOINT_SWING_TWIST] = &joint_swing_twist_ops,
+        [CAIRN_JOINT_WHEEL] = &joint_wheel_ops,
     };
     return table[type];
 }

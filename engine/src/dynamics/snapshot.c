@@ -529,9 +529,8 @@ static bool check_joint_slots(const cairn_world *w, const joint_view *v)
         joint j = joint_at(v, i);
         if (!j.alive)
             continue;
-        if ((unsigned)j.type > (unsigned)CAIRN_JOINT_SWING_TWIST ||
-            !valid_side(w, j.body_b, false) || !valid_side(w, j.body_a, true) ||
-            j.body_a == j.body_b || !edges_in_range(&j, v->slots))
+        if ((unsigned)j.type > (unsigned)CAIRN_JOINT_WHEEL || !valid_side(w, j.body_b, false) ||
+            !valid_side(w, j.body_a, true) || j.body_a == j.body_b || !edges_in_range(&j, v->slots))
             return error_set("cairn_world_restore: joint %u is corrupt", i);
     }
     return true;
