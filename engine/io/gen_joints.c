@@ -1,7 +1,7 @@
 /* Generators of jointed bodies: chain (capsule links hanging from a world point), rope_bridge
    (planks hinged end to end between two world points), newtons_cradle (balls on V strings) and
-   car (a box chassis on four motored wheel hinges). Positions and anchors are relative to the
-   generator's origin, y up. */
+   car (a box chassis on four motored wheels with suspensions). Positions and anchors are relative
+   to the generator's origin, y up. */
 #include "generators.h"
 
 #include <math.h>
@@ -173,24 +173,65 @@ bool io_gen_newtons_cradle(io_gen *gen)
     return ok;
 }
 
+/* What a car's wheels share: drive, suspension and the front wheels' steering. */
+typedef struct car_wheels {
+    float speed, torque;                    /* motor: rad/s (positive forward), N m */
+    float hertz, damping, travel, steering; /* suspension spring, +-travel m; front steering rad */
+} car_wheels;
+
+/* Wheel i's joint: a wheel joint with a vertical suspension and its axle across the car. */
+static cairn_joint_def car_wheel_joint(cairn_body_id chassis, cairn_body_id tyre, vec3s centre,
+                                       const car_wheels *w, bool front)
+{
+    cairn_joint_def def = joint_at(CAIRN_JOINT_WHEEL, chassis, tyre, centre);
+    def.axis = (vec3s){{0, 1, 0}};
+    def.axle = (vec3s){{0, 0, -1}}; /* rolling towards +x turns a wheel about -z */
+    def.steering = front ? w->steering : 0.0f;
+    def.enable_motor = true;
+    def.motor_speed = w->speed;
+    def.max_motor_force = w->torque;
+    def.enable_spring = true;
+    def.spring_hertz = w->hertz;
+    def.spring_damping_ratio = w->damping;
+    def.enable_limit = true;
+    def.lower = -w->travel;
+    def.upper = w->travel;
+    return def;
+}
+
+static bool read_car_wheels(io_gen *gen, car_wheels *w)
+{
+    return io_gen_float(gen, "motor_speed", -IO_MAX_SPEED, IO_MAX_SPEED, 0.0f, &w->speed) &&
+           io_gen_float(gen, "max_motor_torque", 0.0f, IO_MAX_FORCE, 200.0f, &w->torque) &&
+           io_gen_float(gen, "suspension_hertz", 0.1f, 100.0f, 6.0f, &w->hertz) &&
+           io_gen_float(gen, "suspension_damping", 0.0f, 10.0f, 0.5f, &w->damping) &&
+           io_gen_float(gen, "suspension_travel", 0.0f, CAIRN_MAX_SIZE, 0.15f, &w->travel) &&
+           io_gen_float(gen, "steering", -0.5f * IO_PI, 0.5f * IO_PI, 0.0f, &w->steering);
+}
+
 /* A box chassis (long along x: the car drives towards +x) on four cylinder wheels, each on a
-   hinge across the car with a motor: motor_speed (rad/s, positive drives forward) up to
-   max_motor_torque (N m); the default speed 0 is a brake. The origin is on the ground under
-   the chassis centre. Without a density the car weighs about a tonne. */
+   wheel joint: a vertical suspension (spring at suspension_hertz, the wheel's own frequency,
+   with suspension_damping, travel +-suspension_travel m) and the axle across the car, driven by
+   a motor at motor_speed (rad/s, positive drives forward) up to max_motor_torque (N m; the
+   default speed 0 is a brake); the front wheels steered by steering (rad, positive turns left).
+   The origin is on the ground under the chassis centre. Without a density the car weighs about a
+   tonne. */
 bool io_gen_car(io_gen *gen)
 {
-    static const char *const keys[] = {"chassis_half_extents", "wheel_radius", "wheel_half_width",
-                                       "motor_speed", "max_motor_torque"};
+    static const char *const keys[] = {
+        "chassis_half_extents", "wheel_radius",      "wheel_half_width",
+        "motor_speed",          "max_motor_torque",  "suspension_hertz",
+        "suspension_damping",   "suspension_travel", "steering"};
     vec3s chassis;
-    float radius, half_width, speed, torque;
-    if (!io_gen_check_keys(gen, keys, 5) ||
+    float radius, half_width;
+    car_wheels w;
+    if (!io_gen_check_keys(gen, keys, 9) ||
         !io_gen_vec3(gen, "chassis_half_extents", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE,
                      (vec3s){{2.0f, 0.25f, 0.9f}}, &chassis) ||
         !io_gen_float(gen, "wheel_radius", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, 0.4f, &radius) ||
         !io_gen_float(gen, "wheel_half_width", CAIRN_MIN_SIZE, CAIRN_MAX_SIZE, 0.15f,
                       &half_width) ||
-        !io_gen_float(gen, "motor_speed", -IO_MAX_SPEED, IO_MAX_SPEED, 0.0f, &speed) ||
-        !io_gen_float(gen, "max_motor_torque", 0.0f, IO_MAX_FORCE, 200.0f, &torque))
+        !read_car_wheels(gen, &w))
         return false;
     if (!io_gen_has(gen, "density"))
         gen->body.density = 300.0f;
@@ -211,11 +252,7 @@ bool io_gen_car(io_gen *gen)
         vec3s centre = {{(i < 2 ? 0.65f : -0.65f) * chassis.x, radius,
                          (i % 2 ? 1.0f : -1.0f) * (chassis.z + half_width + 0.02f)}};
         ok = io_gen_emit_id(gen, wheel, centre, across, &tyre);
-        cairn_joint_def def = joint_at(CAIRN_JOINT_HINGE, body, tyre, centre);
-        def.axis = (vec3s){{0, 0, -1}}; /* rolling towards +x turns a wheel about -z */
-        def.enable_motor = true;
-        def.motor_speed = speed;
-        def.max_motor_force = torque;
+        cairn_joint_def def = car_wheel_joint(body, tyre, centre, &w, i < 2);
         ok = ok && io_gen_joint(gen, &def);
     }
     cairn_shape_release(box);

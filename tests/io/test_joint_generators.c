@@ -21,7 +21,7 @@ typedef struct scene {
     cairn_body_id ids[MAX];
     int joints;
     cairn_joint_id joint_ids[MAX];
-    int per_type[6];
+    int per_type[CAIRN_JOINT_WHEEL + 1];
 } scene;
 
 static void keep(void *user, const cairn_scene_body *body)
@@ -187,26 +187,74 @@ Test(joint_generators, newtons_cradle_hangs_each_ball_on_a_v)
     cairn_world_destroy(s->world);
 }
 
-Test(joint_generators, car_wheels_on_motored_hinges_across_the_car)
+Test(joint_generators, car_wheels_on_motored_wheel_joints_across_the_car)
 {
     scene *s = load(SCENES "car.yaml");
     cr_expect_eq(named_like(s, "car_"), 5);
-    cr_expect_eq(s->per_type[CAIRN_JOINT_HINGE], 4);
+    cr_expect_eq(s->per_type[CAIRN_JOINT_WHEEL], 4);
     cr_expect_eq(s->joints, 4);
     expect_anchors_together(s);
     cairn_body_id chassis = body(s, "car_0");
+    int steered = 0;
     for (int j = 0; j < s->joints; ++j) {
         cairn_joint_def def = cairn_joint_get_def(s->world, s->joint_ids[j]);
         cr_expect_eq(def.body_a.index, chassis.index);
         cr_expect(def.enable_motor);
         cr_expect_float_eq(def.motor_speed, 12.0f, 1e-6f);
         cr_expect_float_eq(def.max_motor_force, 800.0f, 1e-3f);
-        cr_expect_float_eq(fabsf(def.axis.z), 1.0f, 1e-5f);
-        /* the cylinder's own axis (local +y) lies along the hinge axis */
+        cr_expect_float_eq(def.axis.y, 1.0f, 1e-5f, "the suspension is vertical");
+        cr_expect_float_eq(fabsf(def.axle.z), 1.0f, 1e-5f);
+        cr_expect(def.enable_spring && def.enable_limit);
+        cr_expect_float_eq(def.spring_hertz, 5.0f, 1e-6f);
+        cr_expect_float_eq(def.upper, 0.1f, 1e-6f);
+        cr_expect_float_eq(def.lower, -0.1f, 1e-6f);
+        steered += def.steering != 0.0f;
+        /* the cylinder's own axis (local +y) lies along the axle */
         versors q = cairn_body_transform(s->world, def.body_b).rotation;
         vec3s wheel_axis = glms_quat_rotatev(q, (vec3s){{0, 1, 0}});
-        cr_expect_float_eq(fabsf(glms_vec3_dot(wheel_axis, def.axis)), 1.0f, 1e-5f);
+        cr_expect_float_eq(fabsf(glms_vec3_dot(wheel_axis, def.axle)), 1.0f, 1e-5f);
     }
+    cr_expect_eq(steered, 0, "car.yaml steers no wheel");
+    cairn_world_destroy(s->world);
+}
+
+/* steering: 0.3 turns the front wheels' axles (and only theirs); driven forward on a floor, the
+   car's heading turns left (about +y). */
+Test(joint_generators, a_steered_car_turns_left)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/cairn_car_%d.yaml", (int)getpid());
+    FILE *file = fopen(path, "w");
+    cr_assert_not_null(file);
+    fputs(
+        "bodies:\n"
+        "  - { type: static, shape: { box: { half_extents: [50, 1, 50] } }, position: [0, -1, 0],\n"
+        "      material: { friction: 1.0 } }\n"
+        "generators:\n"
+        "  - car: { motor_speed: 8, max_motor_torque: 600, steering: 0.3,\n"
+        "           material: { friction: 1.0 } }\n",
+        file);
+    fclose(file);
+    scene *s = load(path);
+    remove(path);
+    cairn_body_id chassis = body(s, "car_0");
+    int front = 0, rear = 0;
+    for (int j = 0; j < s->joints; ++j) {
+        cairn_joint_def def = cairn_joint_get_def(s->world, s->joint_ids[j]);
+        vec3s wheel = cairn_body_transform(s->world, def.body_b).position;
+        if (wheel.x > 0.0f)
+            front += def.steering == 0.3f;
+        else
+            rear += def.steering == 0.0f;
+    }
+    cr_expect(front == 2 && rear == 2, "steered: %d front of 2, unsteered: %d rear of 2", front,
+              rear);
+    for (int step = 0; step < 180; ++step)
+        cairn_world_step(s->world, 1.0f / 60.0f);
+    versors q = cairn_body_transform(s->world, chassis).rotation;
+    vec3s forward = glms_quat_rotatev(q, (vec3s){{1, 0, 0}});
+    double heading = atan2(-(double)forward.z, (double)forward.x);
+    cr_expect(heading > 0.3, "the car's heading turned %g rad", heading);
     cairn_world_destroy(s->world);
 }
 
