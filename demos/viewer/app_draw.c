@@ -115,7 +115,7 @@ static void help_text(const app *a, char *out, size_t capacity)
                                    "left click select+drag  Ctrl+click pair partner\n"
                                    "left drag orbit  middle/Shift drag pan  wheel zoom\n"
                                    "W A S D fly  Q E down/up  G panels  Esc quit\n"
-                                   "arrows drive motorised hinges (a car)\n"
+                                   "arrows drive and steer a car\n"
                                    "F5 keep a snapshot  F9 back to it  Backspace step back\n"
                                    "K character mode: W A S D walk, Space jumps\n"
                                    "T / Shift+T one worker more / fewer for the step\n"

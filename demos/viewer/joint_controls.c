@@ -1,4 +1,5 @@
-/* Driving motorised hinges with the arrow keys, and flashing broken joints. */
+/* Driving cars (wheel joints, or motorised hinges) with the arrow keys, and flashing broken
+   joints. */
 #include "joint_controls.h"
 
 #include <SDL.h>
@@ -8,6 +9,8 @@
 #define TURN_FRACTION 0.8f  /* how much of it the inner wheels lose in a turn */
 #define FLASH_SECONDS 1.0f
 
+#define MAX_STEER 0.45f /* rad of a steered wheel at full lock */
+
 /* +1 or -1: the side of the hinge's anchor from its first body's centre, along the axis. */
 static float wheel_side(const cairn_world *world, const cairn_joint_def *def)
 {
@@ -15,6 +18,33 @@ static float wheel_side(const cairn_world *world, const cairn_joint_def *def)
                        ? cairn_body_center_of_mass(world, def->body_a)
                        : glms_vec3_zero();
     return glms_vec3_dot(glms_vec3_sub(def->anchor_a, centre), def->axis) >= 0.0f ? 1.0f : -1.0f;
+}
+
+/* A tank's steering: a motorised hinge's wheels on the inner side slow down. */
+static void drive_hinge(cairn_world *world, cairn_joint_id id, const cairn_joint_def *def,
+                        float throttle, float turn)
+{
+    float side = wheel_side(world, def);
+    float speed = DRIVE_SPEED * throttle * (1.0f - TURN_FRACTION * fmaxf(0.0f, turn * side));
+    if (throttle == 0.0f)
+        speed = DRIVE_SPEED * 0.5f * turn * side; /* turn on the spot */
+    cairn_joint_set_motor(world, id, true, speed, def->max_motor_force);
+}
+
+/* A car's: every wheel joint's motor takes the throttle, and the wheels ahead of their chassis
+   centre steer. A wheel driven at a positive speed rolls along axle x axis (axis: its
+   suspension, up), so that is ahead; a positive steering turns left, about the suspension. */
+static void drive_wheel(cairn_world *world, cairn_joint_id id, const cairn_joint_def *def,
+                        float throttle, float turn)
+{
+    if (def->enable_motor)
+        cairn_joint_set_motor(world, id, true, DRIVE_SPEED * throttle, def->max_motor_force);
+    vec3s centre = cairn_body_is_valid(world, def->body_a)
+                       ? cairn_body_center_of_mass(world, def->body_a)
+                       : glms_vec3_zero();
+    vec3s ahead = glms_vec3_cross(def->axle, def->axis);
+    if (glms_vec3_dot(glms_vec3_sub(def->anchor_a, centre), ahead) > 0.0f)
+        cairn_joint_set_steering(world, id, MAX_STEER * turn);
 }
 
 void joint_controls_drive(joint_controls *c, cairn_world *world, const unsigned char *keys)
@@ -28,13 +58,10 @@ void joint_controls_drive(joint_controls *c, cairn_world *world, const unsigned 
     int count = cairn_world_joints(world, c->ids, capacity);
     for (int i = 0; i < count && i < capacity; ++i) {
         cairn_joint_def def = cairn_joint_get_def(world, c->ids[i]);
-        if (def.type != CAIRN_JOINT_HINGE || !def.enable_motor)
-            continue;
-        float side = wheel_side(world, &def);
-        float speed = DRIVE_SPEED * throttle * (1.0f - TURN_FRACTION * fmaxf(0.0f, turn * side));
-        if (throttle == 0.0f)
-            speed = DRIVE_SPEED * 0.5f * turn * side; /* turn on the spot */
-        cairn_joint_set_motor(world, c->ids[i], true, speed, def.max_motor_force);
+        if (def.type == CAIRN_JOINT_WHEEL)
+            drive_wheel(world, c->ids[i], &def, throttle, turn);
+        else if (def.type == CAIRN_JOINT_HINGE && def.enable_motor)
+            drive_hinge(world, c->ids[i], &def, throttle, turn);
     }
 }
 

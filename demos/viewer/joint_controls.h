@@ -1,5 +1,5 @@
-/* What the viewer does with a scene's joints beyond drawing them: the arrow keys drive its
-   motorised hinges (a car's wheels), and joints that break flash for a moment where they broke.
+/* What the viewer does with a scene's joints beyond drawing them: the arrow keys drive its cars
+   (wheel joints, or motorised hinges), and joints that break flash for a moment where they broke.
    Public API only. */
 #ifndef CAIRN_DEMO_JOINT_CONTROLS_H
 #define CAIRN_DEMO_JOINT_CONTROLS_H
@@ -20,9 +20,11 @@ typedef struct joint_controls {
     cairn_joint_id ids[4096]; /* scratch for walking the world's joints */
 } joint_controls;
 
-/* Before a step: Up/Down drive every motorised hinge forward/back, Left/Right turn by slowing
-   the wheels on one side (the side of its first body's centre along the hinge axis); with no
-   arrow held, once driving, the motors brake. keys is SDL's keyboard state. */
+/* Before a step: Up/Down drive every wheel joint's motor and every motorised hinge forward/back;
+   Left/Right steer the wheel joints ahead of their chassis's centre, and turn hinged cars by
+   slowing the wheels on one side (the side of its first body's centre along the hinge axis);
+   with no arrow held, once driving, the motors brake and the wheels straighten. keys is SDL's
+   keyboard state. */
 void joint_controls_drive(joint_controls *c, cairn_world *world, const unsigned char *keys);
 /* After a step: the joints that broke start flashing; flashes age by dt. */
 void joint_controls_after_step(joint_controls *c, const cairn_world *world, float dt);

@@ -8,3 +8,11 @@ void debug_lines_add(debug_lines *d, vec3s from, vec3s to, vec4s colour)
     (void)to;
     (void)colour;
 }
+
+void debug_lines_add_point(debug_lines *d, vec3s at, float size_pixels, vec4s colour)
+{
+    (void)d;
+    (void)at;
+    (void)size_pixels;
+    (void)colour;
+}
