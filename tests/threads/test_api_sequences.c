@@ -2084,7 +2084,9 @@ static const uint32_t retype_seeds[] = {101, 102, 103, 104, 105, 106, 107, 108, 
    that pass. The two that fail do so with the locks, the steering and the type, mass and shape
    changes skipped, at the same step with the same numbers, before any wheel exists, both with
    the palette's 0.08 m sphere: seed 223, pressed through the heightfield as in seeds 112 and
-   122; seed 226, spun to 266 rad/s (3.7 kg) in the pile's first steps. */
+   122; seed 226, created 0.40 m deep inside a 381 kg body (the script's spawn points keep bodies
+   off the ground, not off each other) and spun to 266 rad/s (3.7 kg) in the first step as four
+   bodies push it out, above twice the 100 rad/s clamp that the check allows. */
 static const uint32_t game_seeds[] = {201, 202, 203, 204, 205, 206, 207, 208, 209, 210,
                                       211, 212, 213, 214, 215, 216, 217, 218, 219, 220,
                                       221, 222, 224, 225, 227, 228, 229, 230};
