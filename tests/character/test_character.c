@@ -370,6 +370,48 @@ Test(character, walks_through_layers_it_does_not_see)
     cairn_world_destroy(world);
 }
 
+static bool not_the_door(cairn_body_id body, void *context)
+{
+    ++((int *)context)[1];
+    return body.index != (uint32_t)((int *)context)[0];
+}
+
+/* With a filter that rejects one wall (a door it may open), it walks through that wall and is
+   still stopped by another on the same layer; the filter is asked about the bodies it meets. */
+Test(character, walks_through_the_bodies_its_filter_rejects)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_body_id door = scene_body(world, cairn_shape_box(v3(0.1f, 2, 1), 0.0f), CAIRN_STATIC,
+                                    scene_at(v3(1.5f, 2, 0)), 1000.0f, 0.5f, 0.0f);
+    scene_body(world, cairn_shape_box(v3(0.1f, 2, 1), 0.0f), CAIRN_STATIC, scene_at(v3(1.5f, 2, 4)),
+               1000.0f, 0.5f, 0.0f);
+    int context[2] = {(int)door.index, 0};
+    cairn_character_def cd = cairn_character_default_def();
+    cd.half_height = half_height;
+    cd.radius = radius;
+    cd.position = v3(0, STAND, 0);
+    cd.filter = not_the_door;
+    cd.filter_context = context;
+    cairn_character *through = cairn_character_create(world, &cd);
+    cr_assert_not_null(through, "%s", cairn_last_error());
+    cd.position = v3(0, STAND, 4);
+    cairn_character *blocked = cairn_character_create(world, &cd);
+    for (int n = 0; n < 60; ++n) {
+        frame(world, through, v3(3, 0, 0));
+        frame(world, blocked, v3(3, 0, 0));
+    }
+    cr_expect(cairn_character_position(through).x > 2.5f, "it stopped at the door, x %.3f",
+              cairn_character_position(through).x);
+    cr_expect(cairn_character_position(blocked).x < 1.4f - radius + 0.001f,
+              "it passed the other wall, x %.3f", cairn_character_position(blocked).x);
+    cr_expect(cairn_character_ground_state(through).on_ground, "it lost the floor");
+    cr_expect_gt(context[1], 0, "the filter was never asked");
+    cairn_character_destroy(through);
+    cairn_character_destroy(blocked);
+    cairn_world_destroy(world);
+}
+
 /* Its world destroyed, a character refuses to move (and can still be destroyed). */
 Test(character, a_destroyed_world)
 {

@@ -7,7 +7,7 @@
 #ifndef CAIRN_CHARACTER_H
 #define CAIRN_CHARACTER_H
 
-#include <cairn/world.h>
+#include <cairn/query.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +24,11 @@ typedef struct cairn_character_def {
     float mass;           /* kg, > 0: how hard it pushes; default 80 */
     float max_push_force; /* N, >= 0: the most it pushes a body with; default 500 */
     uint32_t mask;        /* layers it collides with (cairn_body_def.layer); default all */
+    /* The game's own test of the bodies it collides with, as a query filter's (query.h): false
+       lets it pass through the body (what it carries, a door it may open); NULL keeps every
+       body on its layers. Asked from inside cairn_character_move. */
+    cairn_query_body_fn *filter;
+    void *filter_context;
 } cairn_character_def;
 
 /* Where the character stands after its last move. */

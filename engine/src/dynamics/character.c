@@ -45,6 +45,12 @@ struct cairn_character {
 
 static const vec3s up = {{0.0f, 1.0f, 0.0f}};
 
+/* The bodies it collides with: its layers and the game's own filter. */
+static cairn_query_filter body_filter(const cairn_character *c)
+{
+    return (cairn_query_filter){c->def.mask, c->def.filter, c->def.filter_context};
+}
+
 cairn_character_def cairn_character_default_def(void)
 {
     return (cairn_character_def){
@@ -56,6 +62,8 @@ cairn_character_def cairn_character_default_def(void)
         .mass = 80.0f,
         .max_push_force = 500.0f,
         .mask = CAIRN_QUERY_ALL,
+        .filter = NULL,
+        .filter_context = NULL,
     };
 }
 
@@ -178,8 +186,9 @@ static void depenetrate(cairn_character *c)
 {
     for (int pass = 0; pass < DEPENETRATE_ITERATIONS; ++pass) {
         cairn_body_id bodies[OVERLAP_CAPACITY];
-        int count = cairn_world_overlap_shape(c->world, c->skin, at(c->position), c->def.mask,
-                                              bodies, OVERLAP_CAPACITY);
+        cairn_query_filter filter = body_filter(c);
+        int count = cairn_world_overlap_shape_filtered(c->world, c->skin, at(c->position), &filter,
+                                                       bodies, OVERLAP_CAPACITY);
         bool moved = false;
         for (int i = 0; i < count && i < OVERLAP_CAPACITY; ++i) {
             cairn_query_result r;
@@ -289,7 +298,9 @@ void characters_orphan(cairn_world *world)
 static bool sweep(const cairn_character *c, const cairn_shape *shape, vec3s motion,
                   cairn_shape_cast_hit *hit)
 {
-    bool found = cairn_world_shape_cast(c->world, shape, at(c->position), motion, c->def.mask, hit);
+    cairn_query_filter filter = body_filter(c);
+    bool found =
+        cairn_world_shape_cast_filtered(c->world, shape, at(c->position), motion, &filter, hit);
     for (const cairn_character *o = c->world->characters; o != NULL; o = o->next) {
         cairn_cast_hit h;
         if (o == c ||
@@ -371,8 +382,9 @@ static bool walkable_beside(const cairn_character *c, vec3s point, vec3s offset)
     vec3s above = glms_vec3_scale(up, c->def.step_height + GROUND_PROBE);
     vec3s origin = glms_vec3_add(point, glms_vec3_add(offset, above));
     cairn_ray_hit ground;
-    return cairn_world_raycast_mask(c->world, origin, glms_vec3_scale(above, -2.0f), c->def.mask,
-                                    &ground) &&
+    cairn_query_filter filter = body_filter(c);
+    return cairn_world_raycast_filtered(c->world, origin, glms_vec3_scale(above, -2.0f), &filter,
+                                        &ground) &&
            walkable(c, ground.normal) && fabsf(ground.point.y - point.y) < GROUND_PROBE;
 }
 
