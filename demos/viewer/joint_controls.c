@@ -11,13 +11,19 @@
 
 #define MAX_STEER 0.45f /* rad of a steered wheel at full lock */
 
-/* +1 or -1: the side of the hinge's anchor from its first body's centre, along the axis. */
-static float wheel_side(const cairn_world *world, const cairn_joint_def *def)
+/* The joint's anchor from its first body's centre (the chassis's), or from the origin. */
+static vec3s from_chassis(const cairn_world *world, const cairn_joint_def *def)
 {
     vec3s centre = cairn_body_is_valid(world, def->body_a)
                        ? cairn_body_center_of_mass(world, def->body_a)
                        : glms_vec3_zero();
-    return glms_vec3_dot(glms_vec3_sub(def->anchor_a, centre), def->axis) >= 0.0f ? 1.0f : -1.0f;
+    return glms_vec3_sub(def->anchor_a, centre);
+}
+
+/* +1 or -1: the side of the hinge's anchor from its first body's centre, along the axis. */
+static float wheel_side(const cairn_world *world, const cairn_joint_def *def)
+{
+    return glms_vec3_dot(from_chassis(world, def), def->axis) >= 0.0f ? 1.0f : -1.0f;
 }
 
 /* A tank's steering: a motorised hinge's wheels on the inner side slow down. */
@@ -39,11 +45,8 @@ static void drive_wheel(cairn_world *world, cairn_joint_id id, const cairn_joint
 {
     if (def->enable_motor)
         cairn_joint_set_motor(world, id, true, DRIVE_SPEED * throttle, def->max_motor_force);
-    vec3s centre = cairn_body_is_valid(world, def->body_a)
-                       ? cairn_body_center_of_mass(world, def->body_a)
-                       : glms_vec3_zero();
     vec3s ahead = glms_vec3_cross(def->axle, def->axis);
-    if (glms_vec3_dot(glms_vec3_sub(def->anchor_a, centre), ahead) > 0.0f)
+    if (glms_vec3_dot(from_chassis(world, def), ahead) > 0.0f)
         cairn_joint_set_steering(world, id, MAX_STEER * turn);
 }
 

@@ -155,16 +155,18 @@ static bool read_anchors(const joint_entry *e, cairn_joint_def *def)
     return true;
 }
 
-static bool read_axis(const joint_entry *e, cairn_joint_def *def)
+/* A required direction (key) of any length the engine can normalise; noun names it in the
+   error ("an axis"). */
+static bool read_direction(const joint_entry *e, const char *key, const char *noun, vec3s *out)
 {
     char name[IO_WHAT_CAPACITY];
-    struct fy_node *value = required(e, "axis", name, sizeof name);
+    struct fy_node *value = required(e, key, name, sizeof name);
     if (value == NULL ||
-        !io_read_vec3(e->reader, value, name, -IO_MAX_POSITION, IO_MAX_POSITION, &def->axis))
+        !io_read_vec3(e->reader, value, name, -IO_MAX_POSITION, IO_MAX_POSITION, out))
         return false;
-    /* the engine's own threshold: shorter axes have no reliable direction */
-    if (!(glms_vec3_norm(def->axis) > 1e-6f))
-        return io_fail(e->reader, value, "%s is zero: an axis needs a direction", name);
+    /* the engine's own threshold: shorter vectors have no reliable direction */
+    if (!(glms_vec3_norm(*out) > 1e-6f))
+        return io_fail(e->reader, value, "%s is zero: %s needs a direction", name, noun);
     return true;
 }
 
@@ -172,12 +174,9 @@ static bool read_axis(const joint_entry *e, cairn_joint_def *def)
 static bool read_axle(const joint_entry *e, cairn_joint_def *def)
 {
     char name[IO_WHAT_CAPACITY];
-    struct fy_node *value = required(e, "axle", name, sizeof name);
-    if (value == NULL ||
-        !io_read_vec3(e->reader, value, name, -IO_MAX_POSITION, IO_MAX_POSITION, &def->axle))
+    struct fy_node *value;
+    if (!read_direction(e, "axle", "an axle", &def->axle))
         return false;
-    if (!(glms_vec3_norm(def->axle) > 1e-6f))
-        return io_fail(e->reader, value, "%s is zero: an axle needs a direction", name);
     if ((value = field(e, "steering", name, sizeof name)) != NULL &&
         !io_read_float(e->reader, value, name, -0.5f * IO_PI, 0.5f * IO_PI, &def->steering))
         return false;
@@ -281,7 +280,7 @@ static bool read_parts(const joint_entry *e, cairn_joint_def *def)
     char name[IO_WHAT_CAPACITY];
     struct fy_node *value;
     unsigned uses = type_uses[e->type];
-    if ((uses & USES_AXIS) && !read_axis(e, def))
+    if ((uses & USES_AXIS) && !read_direction(e, "axis", "an axis", &def->axis))
         return false;
     if ((uses & USES_AXLE) && !read_axle(e, def))
         return false;

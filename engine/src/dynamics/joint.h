@@ -22,10 +22,8 @@ typedef struct joint_hinge_state {
 } joint_hinge_state;
 
 typedef struct joint_slider_state {
-    angle_part lock;       /* all three rotations */
-    axis_row across[2];    /* translation across the axis */
-    float across_error[2]; /* m */
-    float across_impulse[2];
+    angle_part lock;   /* all three rotations */
+    line_part across;  /* b's anchor on the axis */
     axis_row axis;     /* translation along the axis: limit, motor, spring */
     float translation; /* m, this substep */
 } joint_slider_state;
@@ -50,9 +48,7 @@ typedef struct joint_swing_twist_state {
 } joint_swing_twist_state;
 
 typedef struct joint_wheel_state {
-    axis_row across[2];    /* b's anchor across the suspension: along the axle, and the side */
-    float across_error[2]; /* m */
-    float across_impulse[2];
+    line_part across;    /* b's anchor on the suspension: rows along the axle and the side */
     axis_row suspension; /* along the axis: limit, spring */
     float travel;        /* m, this substep */
     angle_part lock;     /* the two axes across the steered axle */
@@ -164,6 +160,8 @@ vec3s joint_axis_z(versors frame);
 float joint_twist_angle(versors q);
 /* The rotation vector (axis times angle, angle in [0, pi]) of a unit quaternion. */
 vec3s joint_rotation_vector(versors q);
+/* B's anchor along frame A's x axis from A's anchor, m (slider, wheel). */
+float joint_translation(const joint_step *s);
 /* The lock of all three relative rotations (fixed, slider): axes of frame A, error the
    relative rotation's rotation vector in them. */
 void joint_lock_rotation(angle_part *lock, const joint_step *s);

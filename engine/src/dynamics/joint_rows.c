@@ -344,3 +344,35 @@ void row_solve_motor(const axis_row *row, joint_pair *pair, float rate, float *i
     *impulse = total;
     axis_row_apply(row, pair, delta);
 }
+
+void line_prepare(line_part *p, const joint_pair *pair, const vec3s *across, vec3s r_a, vec3s r_b,
+                  vec3s u)
+{
+    /* A's anchor point follows A; the rows measure B's anchor against the line through it, so
+       A's arm reaches to B's anchor */
+    vec3s arm_a = glms_vec3_add(r_a, u);
+    for (int k = 0; k < 2; ++k) {
+        p->rows[k] = axis_row_linear(pair, across[k], arm_a, r_b);
+        p->error[k] = glms_vec3_dot(u, across[k]);
+    }
+}
+
+void line_warm_start(const line_part *p, joint_pair *pair)
+{
+    for (int k = 0; k < 2; ++k)
+        axis_row_apply(&p->rows[k], pair, p->impulse[k]);
+}
+
+void line_solve(line_part *p, joint_pair *pair, softness soft)
+{
+    for (int k = 0; k < 2; ++k)
+        row_solve_equality(&p->rows[k], pair, axis_row_velocity(&p->rows[k], pair), &p->impulse[k],
+                           p->error[k], soft);
+}
+
+vec3s line_add_impulse(const line_part *p, vec3s sum)
+{
+    for (int k = 0; k < 2; ++k)
+        sum = glms_vec3_add(sum, glms_vec3_scale(p->rows[k].linear, p->impulse[k]));
+    return sum;
+}

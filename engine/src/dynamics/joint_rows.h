@@ -90,4 +90,21 @@ void row_solve_limit(const axis_row *row, joint_pair *pair, float rate, float *i
 void row_solve_motor(const axis_row *row, joint_pair *pair, float rate, float *impulse, float speed,
                      float max_impulse);
 
+/* Body b's anchor kept on a line through body a's (a slider's, a wheel's suspension): two
+   equality rows across the line. */
+typedef struct line_part {
+    axis_row rows[2];
+    float error[2];   /* m, this substep */
+    float impulse[2]; /* accumulated, N s, on body b */
+} line_part;
+
+/* Rows along across[0] and across[1] (unit, across the line) for b's anchor at r_b and u from
+   a's anchor, a's arm reaching to b's anchor (r_a + u). */
+void line_prepare(line_part *p, const joint_pair *pair, const vec3s *across, vec3s r_a, vec3s r_b,
+                  vec3s u);
+void line_warm_start(const line_part *p, joint_pair *pair);
+void line_solve(line_part *p, joint_pair *pair, softness soft);
+/* sum plus the accumulated impulse as a world vector (linear, on body b), row by row. */
+vec3s line_add_impulse(const line_part *p, vec3s sum);
+
 #endif

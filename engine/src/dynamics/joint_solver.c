@@ -62,6 +62,11 @@ versors joint_relative_rotation(const joint_step *s)
     return glms_quat_mul(glms_quat_conjugate(s->frame_a), s->frame_b);
 }
 
+float joint_translation(const joint_step *s)
+{
+    return glms_vec3_dot(glms_vec3_sub(s->anchor_b, s->anchor_a), joint_axis_x(s->frame_a));
+}
+
 float joint_twist_angle(versors q)
 {
     /* the twist part of q = swing * twist is (x, 0, 0, w) normalised; its angle 2 atan2(x, w),

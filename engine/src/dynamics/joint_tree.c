@@ -535,6 +535,13 @@ int joint_rows_angle(angle_part *p, joint_row *out)
     return p->count;
 }
 
+int joint_rows_line(line_part *p, joint_row *out)
+{
+    for (int k = 0; k < 2; ++k)
+        out[k] = joint_row_axis(&p->rows[k], p->error[k], &p->impulse[k]);
+    return 2;
+}
+
 joint_row joint_row_axis(const axis_row *row, float error, float *impulse)
 {
     return make_joint_row(row->linear, row->angular_a, row->angular_b, error, impulse);

@@ -87,6 +87,7 @@ void joint_tree_mark_alone(const joint_tree *t, bool *alone);
 /* Rows of the parts (joint_rows.h), for the per-type equality_rows. */
 int joint_rows_point(point_part *p, joint_row *out);
 int joint_rows_angle(angle_part *p, joint_row *out);
+int joint_rows_line(line_part *p, joint_row *out);
 joint_row joint_row_axis(const axis_row *row, float error, float *impulse);
 
 #endif

@@ -20,16 +20,12 @@ static void wheel_prepare(joint *j, joint_step *s)
 {
     joint_wheel_state *w = &j->state.wheel;
     vec3s u = glms_vec3_sub(s->anchor_b, s->anchor_a);
-    /* as the slider's: A's arm reaches to B's anchor, measured against the line through A's */
-    vec3s arm_a = glms_vec3_add(s->r_a, u);
     vec3s x_a = s->axes_a[0], axle_a = steered_axle(j, s);
     vec3s side = glms_vec3_cross(x_a, axle_a);
     vec3s across[2] = {axle_a, side};
-    for (int k = 0; k < 2; ++k) {
-        w->across[k] = axis_row_linear(&s->pair, across[k], arm_a, s->r_b);
-        w->across_error[k] = glms_vec3_dot(u, across[k]);
-    }
-    w->suspension = axis_row_linear(&s->pair, x_a, arm_a, s->r_b);
+    line_prepare(&w->across, &s->pair, across, s->r_a, s->r_b, u);
+    /* as the slider's axis row: A's arm reaches to B's anchor */
+    w->suspension = axis_row_linear(&s->pair, x_a, glms_vec3_add(s->r_a, u), s->r_b);
     w->travel = glms_vec3_dot(u, x_a);
     /* as the hinge's: axle_a x axle_b is the small rotation that carries A's axle onto B's */
     vec3s turn = glms_vec3_cross(axle_a, joint_axis_y(s->frame_b));
@@ -52,8 +48,7 @@ static void wheel_warm_start(joint *j, joint_step *s)
     axis_row_apply(&w->suspension, &s->pair, suspension_impulse(j));
     axis_row_apply(&w->axle, &s->pair, j->free_axis.motor);
     angle_warm_start(&w->lock, &s->pair);
-    for (int k = 0; k < 2; ++k)
-        axis_row_apply(&w->across[k], &s->pair, w->across_impulse[k]);
+    line_warm_start(&w->across, &s->pair);
 }
 
 /* Spring, motor, then the limits, so that they hold against the spring (joint_free_axis.c). The
@@ -86,9 +81,7 @@ static void wheel_solve(joint *j, joint_step *s)
     if (s->direct)
         return;
     angle_solve(&w->lock, &s->pair, joint_equality_soft(s));
-    for (int k = 0; k < 2; ++k)
-        row_solve_equality(&w->across[k], &s->pair, axis_row_velocity(&w->across[k], &s->pair),
-                           &w->across_impulse[k], w->across_error[k], joint_equality_soft(s));
+    line_solve(&w->across, &s->pair, joint_equality_soft(s));
 }
 
 static int wheel_rows(joint *j, const joint_step *s, joint_row *out)
@@ -96,24 +89,20 @@ static int wheel_rows(joint *j, const joint_step *s, joint_row *out)
     (void)s;
     joint_wheel_state *w = &j->state.wheel;
     int count = joint_rows_angle(&w->lock, out);
-    for (int k = 0; k < 2; ++k)
-        out[count++] = joint_row_axis(&w->across[k], w->across_error[k], &w->across_impulse[k]);
-    return count;
+    return count + joint_rows_line(&w->across, out + count);
 }
 
 static float wheel_position(const joint *j, const joint_step *s)
 {
     (void)j;
-    return glms_vec3_dot(glms_vec3_sub(s->anchor_b, s->anchor_a), joint_axis_x(s->frame_a));
+    return joint_translation(s);
 }
 
 static void wheel_reaction(const joint *j, vec3s *linear, vec3s *angular)
 {
     const joint_wheel_state *w = &j->state.wheel;
-    *linear = glms_vec3_scale(w->suspension.linear, suspension_impulse(j));
-    for (int k = 0; k < 2; ++k)
-        *linear =
-            glms_vec3_add(*linear, glms_vec3_scale(w->across[k].linear, w->across_impulse[k]));
+    *linear =
+        line_add_impulse(&w->across, glms_vec3_scale(w->suspension.linear, suspension_impulse(j)));
     *angular = glms_vec3_add(angle_impulse(&w->lock),
                              glms_vec3_scale(w->axle.angular_b, j->free_axis.motor));
 }
