@@ -174,9 +174,8 @@ static contact_summary collide(const cairn_shape *mesh, const body *b, bool mesh
     cairn_transform identity = {{{0, 0, 0}}, {{0, 0, 0, 1}}};
     manifold out[CONTACT_MAX_MANIFOLDS];
     int count =
-        mesh_first
-            ? mesh_manifolds(mesh, identity, b->shape, b->xf, margin, NULL, 0, NULL, out, NULL)
-            : mesh_manifolds(b->shape, b->xf, mesh, identity, margin, NULL, 0, NULL, out, NULL);
+        mesh_first ? mesh_manifolds(mesh, identity, b->shape, b->xf, margin, NULL, NULL, out, NULL)
+                   : mesh_manifolds(b->shape, b->xf, mesh, identity, margin, NULL, NULL, out, NULL);
     contact_summary s = {0, INFINITY, {{0, 0, 0}}};
     for (int m = 0; m < count; ++m)
         for (int i = 0; i < out[m].point_count; ++i) {

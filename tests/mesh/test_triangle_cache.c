@@ -223,8 +223,8 @@ static void compare_manifolds(const cairn_shape *surface, const cairn_shape *sha
     manifold cached[CONTACT_MAX_MANIFOLDS], cold[CONTACT_MAX_MANIFOLDS];
     compound_stats with = {0}, without = {0};
     cairn_transform frame = surface_frame();
-    int nc = mesh_manifolds(shape, xf, surface, frame, margin, NULL, 0, cache, cached, &with);
-    int nu = mesh_manifolds(shape, xf, surface, frame, margin, NULL, 0, NULL, cold, &without);
+    int nc = mesh_manifolds(shape, xf, surface, frame, margin, NULL, cache, cached, &with);
+    int nu = mesh_manifolds(shape, xf, surface, frame, margin, NULL, NULL, cold, &without);
     out->iterations_cached += with.gjk_iterations;
     out->iterations_cold += without.gjk_iterations;
     out->cache_hits += with.cache_hits;

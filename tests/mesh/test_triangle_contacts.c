@@ -291,7 +291,7 @@ static void check_case(int kind, double offset, double target, oracle_rng *rng, 
     }
     manifold m[CONTACT_MAX_MANIFOLDS];
     compound_stats stats = {0};
-    int count = mesh_manifolds(mesh, mesh_xf, shape, xf, margin, NULL, 0, NULL, m, &stats);
+    int count = mesh_manifolds(mesh, mesh_xf, shape, xf, margin, NULL, NULL, m, &stats);
     /* no oracle (a capsule core through the triangle), a normal facing the triangle's back or
        edge-on, or a distance at the margin: not decided here. Nor a piece that overlaps with
        its shortest way out through the back: the mesh is one-sided, and such a piece whose

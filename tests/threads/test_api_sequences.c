@@ -2068,28 +2068,30 @@ static const uint32_t seeds[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
                                  47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60};
 /* Scripts that also change bodies' types, masses and shapes (cairn_body_set_type,
    cairn_body_set_mass_properties, cairn_body_set_shape): the seeds of 101 to 134 that pass.
-   The three that fail do so with those calls skipped too, at the same step with the same
-   numbers: seeds 112 and 122, a 148 kg hull and a 507 kg cylinder land on a 0.08 m sphere
-   resting on the heightfield and press it through (the mass ratios of units-and-scales.md);
-   seed 109, Baumgarte mode, a jointed pair reaches 365 rad/s, the class of seed 34 above.
-   Seed 116 failed the same way until the mesh narrow phase pushed a deep, back-facing overlap
-   out along the face normal: a cylinder landing at 10 m/s sank through the mesh
-   (tests/mesh/test_deep_landing.c). */
-static const uint32_t retype_seeds[] = {101, 102, 103, 104, 105, 106, 107, 108, 110, 111, 113,
-                                        114, 115, 116, 117, 118, 119, 120, 121, 123, 124, 125,
-                                        126, 127, 128, 129, 130, 131, 132, 133, 134};
+   The one that fails does so with those calls skipped too, at the same step with the same
+   numbers: seed 109, Baumgarte mode, a jointed pair reaches 365 rad/s, the class of seed 34
+   above. Seed 116 failed until the mesh narrow phase pushed a deep, back-facing overlap out
+   along the face normal: a cylinder landing at 10 m/s sank through the mesh
+   (tests/mesh/test_deep_landing.c). Seeds 112 and 122 failed until it kept pushing out a part
+   that a triangle held last step: a 148 kg hull and a 507 kg cylinder landed on a 0.08 m sphere
+   resting on the heightfield and pressed it past its centre, and through
+   (tests/mesh/test_pressed_in.c). */
+static const uint32_t retype_seeds[] = {101, 102, 103, 104, 105, 106, 107, 108, 110, 111, 112,
+                                        113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123,
+                                        124, 125, 126, 127, 128, 129, 130, 131, 132, 133, 134};
 
 /* Scripts that also lock bodies' rotations (cairn_body_set_locked_rotation), make wheel joints
    and steer joints (cairn_joint_set_steering, refused but on a wheel): the seeds of 201 to 230
-   that pass. The two that fail do so with the locks, the steering and the type, mass and shape
-   changes skipped, at the same step with the same numbers, before any wheel exists, both with
-   the palette's 0.08 m sphere: seed 223, pressed through the heightfield as in seeds 112 and
-   122; seed 226, created 0.40 m deep inside a 381 kg body (the script's spawn points keep bodies
-   off the ground, not off each other) and spun to 266 rad/s (3.7 kg) in the first step as four
-   bodies push it out, above twice the 100 rad/s clamp that the check allows. */
+   that pass (223, the palette's 0.08 m sphere pressed through the heightfield, since the push
+   out of seeds 112 and 122). The one that fails does so with the locks, the steering and the
+   type, mass and shape changes skipped, at the same step with the same numbers, before any
+   wheel exists: seed 226, the 0.08 m sphere created 0.40 m deep inside a 381 kg body (the
+   script's spawn points keep bodies off the ground, not off each other) and spun to 266 rad/s
+   (3.7 kg) in the first step as four bodies push it out, above twice the 100 rad/s clamp that
+   the check allows. */
 static const uint32_t game_seeds[] = {201, 202, 203, 204, 205, 206, 207, 208, 209, 210,
                                       211, 212, 213, 214, 215, 216, 217, 218, 219, 220,
-                                      221, 222, 224, 225, 227, 228, 229, 230};
+                                      221, 222, 223, 224, 225, 227, 228, 229, 230};
 
 typedef struct seed_list {
     const uint32_t *seeds;

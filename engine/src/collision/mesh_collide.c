@@ -75,6 +75,7 @@ typedef struct mesh_pair {
     cluster_set *clusters;
     compound_stats *stats;
     triangle_cache *cache; /* NULL: every query starts cold */
+    mesh_history *history; /* NULL: no last step, and this step's pairs not kept */
     bool overlap;          /* mesh_overlap's answer */
     /* What every triangle of the part reuses, made at its first triangle (pair_begin_part;
        most parts meet none): the mesh transform normalised (xform_unit), for GJK/EPA the
@@ -123,6 +124,59 @@ static uint32_t pair_key(const mesh_pair *p, int triangle)
     return (uint32_t)triangle * (uint32_t)p->part_count + (uint32_t)p->part_index;
 }
 
+/* Whether triangle `other` meets the triangle of `corners` across a flat seam: they share an
+   edge (the very same corners: shared vertices, or the same heightfield samples) that is
+   inactive (triangle_edges.c), or share only a corner at which both of this triangle's edges are
+   inactive (a fan of flat cells around a heightfield sample). */
+static bool across_flat_seam(const cairn_shape *mesh, int triangle, const vec3s corners[3],
+                             int other)
+{
+    vec3s theirs[3];
+    triangles_corners(mesh, other, theirs);
+    bool shared[3] = {false, false, false};
+    int count = 0;
+    for (int v = 0; v < 3; ++v) {
+        for (int w = 0; w < 3; ++w)
+            shared[v] = shared[v] || glms_vec3_eqv(corners[v], theirs[w]);
+        count += shared[v];
+    }
+    for (int e = 0; e < 3; ++e) {
+        bool flat = !triangles_edge_active(mesh, triangle, e);
+        if (count == 2 && shared[e] && shared[(e + 1) % 3])
+            return flat; /* edge e runs from corner e to corner e + 1 */
+        if (count == 1 && shared[e])
+            return flat && !triangles_edge_active(mesh, triangle, (e + 2) % 3);
+    }
+    return false;
+}
+
+/* Whether the part touched the triangle last step (its pair gave contact points), or touched a
+   neighbour across a flat seam (across_flat_seam): the part came from the
+   front (or was held out), so an overlap through the back now means it was pressed in, not
+   that it came from behind. The seam counts because the triangle that holds a body pressed
+   into a flat seam changes from step to step with the side its deepest point is on. */
+static bool touched_last_step(const mesh_pair *p, int triangle, const vec3s corners[3])
+{
+    if (!p->history)
+        return false;
+    for (int i = 0; i < p->history->touched_count; ++i) {
+        uint32_t key = p->history->touched[i];
+        if (key % (uint32_t)p->part_count != (uint32_t)p->part_index)
+            continue;
+        uint32_t other = key / (uint32_t)p->part_count;
+        if (other == (uint32_t)triangle)
+            return true;
+        /* a key restored from a snapshot may name no triangle of this mesh: ignored */
+        if (other < (uint32_t)cairn_shape_triangle_count(p->mesh) &&
+            across_flat_seam(p->mesh, triangle, corners, (int)other))
+            return true;
+    }
+    return false;
+}
+
+static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face, bool pressed,
+                         cairn_query_result *q);
+
 /* Fills *q from a closed form's answer in the mesh's frame: witnesses on the triangle and on the
    part's core, the unit normal from the triangle towards the part, the signed core distance. */
 static void closed_form_finish(const mesh_pair *p, dvec3 tri_point, dvec3 core_point, dvec3 n,
@@ -146,7 +200,8 @@ static void closed_form_finish(const mesh_pair *p, dvec3 tri_point, dvec3 core_p
 }
 
 /* A sphere against a triangle: the centre's closest point in double. False when the centre is
-   behind the triangle's plane (one-sided) or farther than radius + margin. */
+   farther than radius + margin; a centre behind the plane gives a normal facing the back, which
+   part_triangle judges. */
 static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s face,
                             cairn_query_result *q)
 {
@@ -157,27 +212,26 @@ static bool sphere_triangle(const mesh_pair *p, const vec3s corners[3], vec3s fa
         for (int v = 0; v < 3; ++v)
             c[v][k] = corners[v].raw[k];
     }
-    double height = face.x * (centre[0] - c[0][0]) + face.y * (centre[1] - c[0][1]) +
-                    face.z * (centre[2] - c[0][2]);
-    if (height < 0.0)
-        return false;
     triangle_closest_point(c, centre, nearest);
     dvec3 gap = dvec3_make(centre[0] - nearest[0], centre[1] - nearest[1], centre[2] - nearest[2]);
     double distance = sqrt(dvec3_length_sq(gap));
     double radius = cairn_shape_convex_radius(p->part.shape);
     if (distance - radius > p->margin)
         return false;
-    /* On the plane inside the triangle the gap has no direction: the face's is the answer. */
-    dvec3 n = distance > 1e-9 ? dvec3_scale(gap, 1.0 / distance) : dvec3_from(face);
+    /* On the plane inside the triangle the gap has no direction: the face's is the answer, turned
+       to the side the centre is on (as the capsule's closed form turns it). */
+    double side = dvec3_dot(dvec3_from(face), dvec3_make(centre[0] - c[0][0], centre[1] - c[0][1],
+                                                         centre[2] - c[0][2]));
+    dvec3 n = distance > 1e-9 ? dvec3_scale(gap, 1.0 / distance)
+                              : dvec3_scale(dvec3_from(face), side < 0.0 ? -1.0 : 1.0);
     closed_form_finish(p, dvec3_make(nearest[0], nearest[1], nearest[2]),
                        dvec3_make(centre[0], centre[1], centre[2]), n, distance, q);
     return true;
 }
 
 /* A capsule against a triangle in closed form (capsule_triangle.h), its core segment taken into
-   the mesh's frame as sphere_triangle takes the centre. False when the normal from the triangle
-   faces the back (the rule part_triangle applies to GJK/EPA answers) or the capsule is farther
-   than the margin. */
+   the mesh's frame as sphere_triangle takes the centre. False when the capsule is farther than
+   the margin. */
 static bool capsule_triangle_part(const mesh_pair *p, const vec3s corners[3], vec3s face,
                                   cairn_query_result *q)
 {
@@ -187,7 +241,7 @@ static bool capsule_triangle_part(const mesh_pair *p, const vec3s corners[3], ve
     capsule_triangle_result r;
     capsule_triangle(dvec3_add(centre, half), dvec3_sub(centre, half),
                      cairn_shape_convex_radius(p->part.shape), c, dvec3_from(face), &r);
-    if (r.distance > p->margin || dvec3_dot(r.normal, dvec3_from(face)) < MESH_BACK_FACE_COSINE)
+    if (r.distance > p->margin)
         return false;
     closed_form_finish(p, r.on_triangle, r.on_core, r.normal, r.core_distance, q);
     return true;
@@ -216,34 +270,57 @@ static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_qu
     return ok;
 }
 
-static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
-                         cairn_query_result *q);
+/* The middle of the part's bounds, in its frame. */
+static vec3s bounds_middle(const mesh_pair *p)
+{
+    cairn_aabb local = cairn_shape_local_bounds(p->part.shape);
+    return glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
+}
 
 /* Whether the centre of the part's bounds lies in front of the triangle's plane (asked only of a
    back-facing overlap, so not kept per part). */
 static bool centre_in_front(const mesh_pair *p, const vec3s corners[3], vec3s face)
 {
-    cairn_aabb local = cairn_shape_local_bounds(p->part.shape);
-    vec3s middle = glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
-    vec3s centre = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, middle));
+    vec3s centre = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, bounds_middle(p)));
     return glms_vec3_dot(face, glms_vec3_sub(centre, corners[0])) > 0.0f;
 }
 
-/* The query between the part and one triangle, in body order (A first). */
-static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s face,
-                          cairn_query_result *q)
+static float outside_distance(const vec3s corners[3], vec3s face, vec3s x);
+static float feature_tolerance(const vec3s corners[3]);
+
+/* Whether the centre of the part's bounds, seen along the face normal, lies over the triangle. */
+static bool centre_over(const mesh_pair *p, const vec3s corners[3], vec3s face)
 {
-    const vec3s *corners = t->vertices;
-    /* Spheres and capsules in closed form: no GJK/EPA, no simplex cache, and (as ever for the
-       sphere) not counted among the GJK queries of the step statistics. */
+    vec3s centre = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, bounds_middle(p)));
+    vec3s foot = glms_vec3_sub(
+        centre, glms_vec3_scale(face, glms_vec3_dot(face, glms_vec3_sub(centre, corners[0]))));
+    return outside_distance(corners, face, foot) <= feature_tolerance(corners);
+}
+
+/* Whether an overlap through the triangle's back came from the front: the part's centre is still
+   in front (it went in deep in one step: a tilted cylinder landing at 10 m/s turned its rim 20 cm
+   into a seam's two triangles, each side rejected, and it fell through the mesh), or the part
+   touched the triangle last step (touched_last_step: a 0.08 m sphere pressed past its centre by
+   a heavy crate fell through the terrain). Either way it is pushed back out along the face
+   normal, as a ghost contact is. A part that comes from behind touches neither way and passes. */
+static bool pressed_in(const mesh_pair *p, int triangle, const vec3s corners[3], vec3s face)
+{
+    return centre_in_front(p, corners, face) || touched_last_step(p, triangle, corners);
+}
+
+/* The query between the part and one triangle, in body order (A first): GJK/EPA, or a closed
+   form for spheres and capsules (no simplex cache and, as ever for the sphere, not counted among
+   the GJK queries of the step statistics). */
+static bool part_query(mesh_pair *p, int triangle, triangle_shape *t, vec3s face,
+                       cairn_query_result *q)
+{
     cairn_shape_type type = cairn_shape_get_type(p->part.shape);
     if (type == CAIRN_SHAPE_SPHERE)
-        return sphere_triangle(p, corners, face, q);
+        return sphere_triangle(p, t->vertices, face, q);
     if (type == CAIRN_SHAPE_CAPSULE)
-        return capsule_triangle_part(p, corners, face, q);
+        return capsule_triangle_part(p, t->vertices, face, q);
     bool epa_capped;
-    bool ok = cached_query(p, triangle, t, q, &epa_capped);
-    if (!ok)
+    if (!cached_query(p, triangle, t, q, &epa_capped))
         return false;
     if (p->stats) {
         p->stats->queries++;
@@ -251,16 +328,33 @@ static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s f
         p->stats->epa_calls += q->epa_iterations > 0;
         p->stats->epa_cap_stops += epa_capped;
     }
+    return true;
+}
+
+/* The contact of the part and one triangle, in body order (A first), or false for none.
+   *witness: whether the query's closest pair may join the clipped points (triangle_manifold):
+   false for a pressed-in pair whose deepest point does not lie over the triangle (a ghost is the
+   caller's to judge). */
+static bool part_triangle(mesh_pair *p, int triangle, triangle_shape *t, vec3s face,
+                          cairn_query_result *q, bool *witness)
+{
+    const vec3s *corners = t->vertices;
+    if (!part_query(p, triangle, t, face, q))
+        return false;
     /* One-sided: the normal from the triangle towards the part must face the front. */
     vec3s out = p->mesh_is_a ? q->normal : glms_vec3_negate(q->normal);
-    if (glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_BACK_FACE_COSINE)
+    if (glms_vec3_dot(out, xform_unit_vector(p->mesh_unit, face)) >= MESH_BACK_FACE_COSINE) {
+        *witness = true;
         return true;
-    /* Unless the part overlaps the triangle deeply, its shortest way out through the back, while
-       its centre is still in front: it came from the front and went in deep in one step (a
-       tilted cylinder landing at 10 m/s turned its rim 20 cm into a seam's two triangles, each
-       side rejected, and it fell through the mesh). It is pushed back out along the face
-       normal, as a ghost contact is. */
-    return q->overlap && centre_in_front(p, corners, face) && face_contact(p, corners, face, q);
+    }
+    /* Unless the part overlaps the triangle through its back and was pressed in from the front,
+       over the triangle: its deepest point along the face normal or its centre lies over it. A
+       part that only reaches over the triangle's edge from beside it (past a ridge, below the
+       plane of the slope beyond) is not pushed up that plane. */
+    if (!q->overlap || !pressed_in(p, triangle, corners, face))
+        return false;
+    *witness = face_contact(p, corners, face, true, q);
+    return *witness || centre_over(p, corners, face);
 }
 
 bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int triangle,
@@ -282,7 +376,8 @@ bool mesh_triangle_query(const cairn_shape *mesh, cairn_transform mesh_xf, int t
     triangles_corners(mesh, triangle, corners);
     triangle_shape t;
     triangle_shape_make(&t, corners);
-    return part_triangle(&p, triangle, &t, t.faces[0].normal, out);
+    bool witness;
+    return part_triangle(&p, triangle, &t, t.faces[0].normal, out, &witness);
 }
 
 /* Distance from p to the segment a-b (segment_closest with p as a segment of length 0). */
@@ -349,8 +444,10 @@ static float outside_distance(const vec3s corners[3], vec3s face, vec3s x)
    normal, but is no contact point (false): only the body's face clipped over the triangle may
    give points. The pair would be beside the body (a box sliding past a triangle it does not
    cover), or beside the bottom of a rolling sphere, where its anchor turns into the floor: both
-   made bodies hop at every seam. */
-static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
+   made bodies hop at every seam. A `pressed` pair (one that came through the back: pressed_in)
+   is measured by the deepest point against the plane either way: its query's points, found
+   through the back, say nothing along the face normal. */
+static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face, bool pressed,
                          cairn_query_result *q)
 {
     vec3s n = xform_vector(p->mesh_xf, face);
@@ -363,8 +460,11 @@ static bool face_contact(const mesh_pair *p, const vec3s corners[3], vec3s face,
     float reach =
         feature_tolerance(corners) + (fmaxf(depth, 0.0f) + radius) * MESH_INACTIVE_FOLD_TANGENT;
     bool over = outside_distance(corners, face, foot) <= reach;
-    vec3s on_mesh = over ? xform_point(p->mesh_xf, foot) : p->mesh_is_a ? q->point_a : q->point_b;
-    vec3s on_body = over ? deepest : p->mesh_is_a ? q->point_b : q->point_a;
+    bool measured = over || pressed;
+    vec3s on_mesh = measured       ? xform_point(p->mesh_xf, foot)
+                    : p->mesh_is_a ? q->point_a
+                                   : q->point_b;
+    vec3s on_body = measured ? deepest : p->mesh_is_a ? q->point_b : q->point_a;
     q->distance = glms_vec3_dot(glms_vec3_sub(on_body, on_mesh), n);
     q->overlap = q->distance <= 0.0f;
     q->normal = p->mesh_is_a ? n : glms_vec3_negate(n);
@@ -458,6 +558,14 @@ static triangle_shape *pair_triangle(mesh_pair *p, const vec3s corners[3])
     return &p->triangle;
 }
 
+/* Notes that the part-triangle pair gave points this step (for next step's touched_last_step). */
+static void keep_touched(mesh_pair *p, int triangle)
+{
+    mesh_history *h = p->history;
+    if (h && h->touched_now_count < TRIANGLE_CACHE_CAPACITY)
+        h->touched_now[h->touched_now_count++] = pair_key(p, triangle);
+}
+
 static bool collide_triangle(void *context, int triangle, const vec3s corners[3])
 {
     mesh_pair *p = context;
@@ -466,26 +574,29 @@ static bool collide_triangle(void *context, int triangle, const vec3s corners[3]
     triangle_shape *t = pair_triangle(p, corners);
     vec3s face = t->faces[0].normal;
     cairn_query_result q;
-    if (!part_triangle(p, triangle, t, face, &q))
+    bool witness;
+    if (!part_triangle(p, triangle, t, face, &q, &witness))
         return true;
-    bool witness =
-        !is_ghost_contact(p, triangle, corners, face, &q) || face_contact(p, corners, face, &q);
+    if (witness && is_ghost_contact(p, triangle, corners, face, &q))
+        witness = face_contact(p, corners, face, false, &q);
     manifold m;
     if (triangle_manifold(p, t, &q, witness, &m) > 0) {
         shape_part tri = {&t->shape, p->mesh_xf};
         shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
         cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair_key(p, triangle), q.distance);
+        keep_touched(p, triangle);
     }
     return true;
 }
 
 int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                   cairn_transform xb, float margin, const vec3s *previous, int previous_count,
-                   triangle_cache *cache, manifold out[CONTACT_MAX_MANIFOLDS],
-                   compound_stats *stats)
+                   cairn_transform xb, float margin, mesh_history *history, triangle_cache *cache,
+                   manifold out[CONTACT_MAX_MANIFOLDS], compound_stats *stats)
 {
     cluster_set set;
-    cluster_set_init(&set, previous, previous_count);
+    cluster_set_init(&set, history ? history->normals : NULL, history ? history->normal_count : 0);
+    if (history)
+        history->touched_now_count = 0;
     bool mesh_is_a = shape_is_triangles(a);
     const cairn_shape *other = mesh_is_a ? b : a;
     if (shape_is_triangles(other))
@@ -499,7 +610,8 @@ int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    .margin = margin,
                    .clusters = &set,
                    .stats = stats,
-                   .cache = cache};
+                   .cache = cache,
+                   .history = history};
     if (cache)
         triangle_cache_begin(cache);
     for (int j = 0; j < p.part_count; ++j) {

@@ -1,7 +1,8 @@
 /* The frame-to-frame simplex cache of a body pair with a mesh or heightfield: what
    cairn_gjk_cache is for one convex pair, kept per part-triangle pair. A body over a mesh meets
    the same few triangles step after step; GJK warm-started from last step's simplex on each
-   converges in fewer iterations than from scratch. */
+   converges in fewer iterations than from scratch. It also keeps which part-triangle pairs gave
+   contact points last step (mesh_collide.h's pressed-in rule), with or without simplex caching. */
 #ifndef CAIRN_COLLISION_TRIANGLE_CACHE_H
 #define CAIRN_COLLISION_TRIANGLE_CACHE_H
 
@@ -28,6 +29,11 @@ typedef struct triangle_cache {
     triangle_cache_entry entries[TRIANGLE_CACHE_CAPACITY];
     uint8_t visited[TRIANGLE_CACHE_CAPACITY]; /* by the narrow-phase pass under way */
     int count;
+    /* The part-triangle pairs (keys) whose manifolds had points last step, before the points
+       were merged and reduced to four per manifold (a pair whose points were all reduced away
+       still counts); the first TRIANGLE_CACHE_CAPACITY found. */
+    uint32_t touched[TRIANGLE_CACHE_CAPACITY];
+    int touched_count;
 } triangle_cache;
 
 /* Starts a narrow-phase pass over the pair's triangles: no entry visited yet. */

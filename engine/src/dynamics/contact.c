@@ -288,11 +288,13 @@ typedef struct narrow_tally {
 _Static_assert(sizeof(narrow_tally) == 64, "a tally fills one cache line");
 
 /* The contact's triangle caches, allocated on first need (NULL without memory: the pair runs
-   uncached, as with simplex caching off). */
+   uncached, as with simplex caching off, and without last step's touched triangles). */
 static triangle_cache *triangle_caches(contact *c)
 {
-    if (!c->triangles && (c->triangles = mem_alloc(sizeof *c->triangles)) != NULL)
+    if (!c->triangles && (c->triangles = mem_alloc(sizeof *c->triangles)) != NULL) {
         c->triangles->count = 0;
+        c->triangles->touched_count = 0;
+    }
     return c->triangles;
 }
 
@@ -311,11 +313,21 @@ static void compound_narrow_phase(contact *c, const body *a, const body *b, floa
         if (contact_manifold(c, i)->point_count > 0)
             previous[previous_count++] = contact_manifold(c, i)->normal;
     bool triangles = shape_is_triangles(a->shape) || shape_is_triangles(b->shape);
-    triangle_cache *cache = triangles && caching ? triangle_caches(c) : NULL;
-    int count = triangles ? mesh_manifolds(a->shape, a->transform, b->shape, b->transform, margin,
-                                           previous, previous_count, cache, next, &stats)
-                          : compound_manifolds(a->shape, a->transform, b->shape, b->transform,
-                                               margin, previous, previous_count, next, &stats);
+    int count;
+    if (triangles) {
+        triangle_cache *memory = triangle_caches(c);
+        mesh_history history = {previous, previous_count, memory ? memory->touched : NULL,
+                                memory ? memory->touched_count : 0};
+        count = mesh_manifolds(a->shape, a->transform, b->shape, b->transform, margin, &history,
+                               caching ? memory : NULL, next, &stats);
+        if (memory) {
+            memcpy(memory->touched, history.touched_now, sizeof memory->touched);
+            memory->touched_count = history.touched_now_count;
+        }
+    } else {
+        count = compound_manifolds(a->shape, a->transform, b->shape, b->transform, margin, previous,
+                                   previous_count, next, &stats);
+    }
     tally->gjk_iterations += stats.gjk_iterations;
     tally->cache_hits += stats.cache_hits;
     tally->epa_calls += stats.epa_calls;

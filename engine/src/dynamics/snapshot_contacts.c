@@ -74,6 +74,10 @@ static void put_triangles(cursor *c, const triangle_cache *cache)
         put(c, e->points, sizeof(vec3s) * e->count);
         put(c, &e->axis, sizeof e->axis);
     }
+    int touched = cache ? cache->touched_count : 0;
+    put_u8(c, touched);
+    if (touched > 0)
+        put(c, cache->touched, sizeof cache->touched[0] * (size_t)touched);
 }
 
 static void put_contact(cursor *c, const contact *k)
@@ -203,7 +207,11 @@ static bool take_triangles(cursor *c, triangle_cache *cache, bool *has, uint32_t
         if (!take(c, &cache->keys[i], sizeof cache->keys[i]) ||
             !take_entry(c, &cache->entries[i], index))
             return false;
-    *has = cache->count > 0;
+    if (!take_count(c, TRIANGLE_CACHE_CAPACITY, &cache->touched_count, "touched triangles",
+                    index) ||
+        !take(c, cache->touched, sizeof cache->touched[0] * (size_t)cache->touched_count))
+        return false;
+    *has = cache->count > 0 || cache->touched_count > 0;
     return true;
 }
 
