@@ -99,3 +99,42 @@ Test(active_edges, heightfield_edges_follow_the_same_rule)
     cr_expect_gt(checked, 0);
     cairn_shape_release(field);
 }
+
+/* A flat disc of `count` triangles around one centre vertex (a bucket of `count` edges in the
+   edge sort, past its insertion-sort size), its rim at radius 1, and a spike: a last triangle
+   standing on the first spoke, which the spoke then joins three times. The spokes between two
+   rim triangles are inactive; the rim, the shared-three-times spoke and the spike's own edges are
+   active. */
+Test(active_edges, a_fan_around_one_vertex_keeps_its_spokes_inactive)
+{
+    enum { count = 96 };
+    vec3s v[count + 2];
+    int idx[3 * (count + 1)];
+    v[0] = (vec3s){{0, 0, 0}};
+    for (int i = 0; i < count; ++i) {
+        float angle = 2.0f * GLM_PIf * (float)i / count;
+        v[i + 1] = (vec3s){{cosf(angle), 0, -sinf(angle)}}; /* counter-clockwise from +Y */
+        idx[3 * i] = 0;
+        idx[3 * i + 1] = i + 1;
+        idx[3 * i + 2] = (i + 1) % count + 1;
+    }
+    v[count + 1] = (vec3s){{0.5f, 1, 0.5f}};
+    idx[3 * count] = 0, idx[3 * count + 1] = 1, idx[3 * count + 2] = count + 1;
+    cairn_shape *mesh = cairn_shape_mesh(v, count + 2, idx, count + 1);
+    cr_assert_not_null(mesh, "%s", cairn_last_error());
+    int inactive = 0;
+    for (int t = 0; t < count; ++t) {
+        /* edge 0: centre -> rim i (the spoke before), 1: the rim, 2: the spoke after */
+        cr_expect(triangles_edge_active(mesh, t, 1), "triangle %d: its rim edge is not active", t);
+        for (int e = 0; e < 3; e += 2) {
+            bool first_spoke = (t == 0 && e == 0) || (t == count - 1 && e == 2);
+            bool active = triangles_edge_active(mesh, t, e);
+            inactive += !active;
+            cr_expect_eq(active, first_spoke, "triangle %d, edge %d: active %d", t, e, active);
+        }
+    }
+    cr_expect_eq(inactive, 2 * (count - 1), "%d inactive spoke sides", inactive);
+    for (int e = 0; e < 3; ++e)
+        cr_expect(triangles_edge_active(mesh, count, e), "the spike's edge %d is not active", e);
+    cairn_shape_release(mesh);
+}

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Folds flatter than this (cosine between the face normals) count as flat. */
 static const float flat_cosine = 0.9962f; /* 5 degrees */
@@ -33,14 +34,55 @@ typedef struct edge_record {
     int edge;     /* 0..2: from corner edge to corner edge + 1 */
 } edge_record;
 
-static int compare_edges(const void *x, const void *y)
+static bool edge_before(const edge_record *a, const edge_record *b)
+{
+    return a->hi != b->hi ? a->hi < b->hi : a->triangle < b->triangle;
+}
+
+static int compare_in_bucket(const void *x, const void *y)
 {
     const edge_record *a = x, *b = y;
-    if (a->lo != b->lo)
-        return a->lo < b->lo ? -1 : 1;
-    if (a->hi != b->hi)
-        return a->hi < b->hi ? -1 : 1;
-    return a->triangle < b->triangle ? -1 : a->triangle > b->triangle;
+    return edge_before(a, b) ? -1 : edge_before(b, a);
+}
+
+/* Buckets larger than this (a vertex at the centre of a fan) go to qsort, not insertion. */
+enum { INSERTION_BUCKET = 32 };
+
+static void sort_bucket(edge_record *bucket, size_t count)
+{
+    if (count > INSERTION_BUCKET) {
+        qsort(bucket, count, sizeof *bucket, compare_in_bucket);
+        return;
+    }
+    for (size_t i = 1; i < count; ++i) {
+        edge_record e = bucket[i];
+        size_t j = i;
+        for (; j > 0 && edge_before(&e, &bucket[j - 1]); --j)
+            bucket[j] = bucket[j - 1];
+        bucket[j] = e;
+    }
+}
+
+/* The records sorted by (lo, hi, triangle) into `out`: counted into one bucket per lower vertex
+   (in triangle order), each bucket, a vertex's few edges, then sorted on its own (sort_bucket).
+   One qsort of them all took 15% of building a 1M-triangle mesh. first: vertex_count + 1
+   counters. */
+static void sort_edges(const edge_record *records, size_t count, int vertex_count, size_t *first,
+                       edge_record *out)
+{
+    memset(first, 0, ((size_t)vertex_count + 1) * sizeof *first);
+    for (size_t i = 0; i < count; ++i)
+        first[records[i].lo + 1]++;
+    for (int v = 0; v < vertex_count; ++v)
+        first[v + 1] += first[v];
+    for (size_t i = 0; i < count; ++i)
+        out[first[records[i].lo]++] = records[i];
+    /* first[v] is now the end of bucket v, the start of bucket v + 1 */
+    size_t start = 0;
+    for (int v = 0; v < vertex_count; ++v) {
+        sort_bucket(out + start, first[v] - start);
+        start = first[v];
+    }
 }
 
 /* A pair of edge records from two triangles running opposite ways: neighbours. */
@@ -62,10 +104,13 @@ static void mark_pair(mesh_data *m, const edge_record *e, const edge_record *f)
 bool mesh_build_edge_flags(mesh_data *m)
 {
     size_t count = 3 * (size_t)m->triangle_count;
-    edge_record *records = mem_alloc(count * sizeof *records);
+    size_t buckets = (size_t)m->vertex_count + 1;
+    edge_record *records = mem_alloc(2 * count * sizeof *records);
+    size_t *first = mem_alloc(buckets * sizeof *first);
     m->edge_flags = mem_alloc((size_t)m->input_count); /* sized like the other arrays */
-    if (records == NULL || m->edge_flags == NULL) {
-        mem_free(records, count * sizeof *records);
+    if (records == NULL || first == NULL || m->edge_flags == NULL) {
+        mem_free(records, 2 * count * sizeof *records);
+        mem_free(first, buckets * sizeof *first);
         return false;
     }
     for (int t = 0; t < m->triangle_count; ++t) {
@@ -75,16 +120,18 @@ bool mesh_build_edge_flags(mesh_data *m)
             records[3 * t + e] = (edge_record){a < b ? a : b, a < b ? b : a, t, e};
         }
     }
-    qsort(records, count, sizeof *records, compare_edges);
+    edge_record *sorted = records + count;
+    sort_edges(records, count, m->vertex_count, first, sorted);
     for (size_t i = 0; i < count;) {
         size_t j = i + 1;
-        while (j < count && records[j].lo == records[i].lo && records[j].hi == records[i].hi)
+        while (j < count && sorted[j].lo == sorted[i].lo && sorted[j].hi == sorted[i].hi)
             ++j;
         if (j - i == 2) /* manifold edge; more than two triangles: left active */
-            mark_pair(m, &records[i], &records[i + 1]);
+            mark_pair(m, &sorted[i], &sorted[i + 1]);
         i = j;
     }
-    mem_free(records, count * sizeof *records);
+    mem_free(records, 2 * count * sizeof *records);
+    mem_free(first, buckets * sizeof *first);
     return true;
 }
 
