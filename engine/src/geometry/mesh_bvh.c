@@ -19,8 +19,9 @@ static box3 box_empty(void)
     return (box3){{FLT_MAX, FLT_MAX, FLT_MAX}, {-FLT_MAX, -FLT_MAX, -FLT_MAX}};
 }
 
-/* The smaller and larger of two finite floats (the mesh's points are checked finite). Not fminf
-   and fmaxf: without -ffinite-math-only gcc calls libm for them, which took 16% of a build. */
+/* The smaller and larger of two floats that are not NaN (the mesh's points are checked finite;
+   a ray's slab parameters are finite or infinite). Not fminf and fmaxf: without
+   -ffinite-math-only gcc calls libm for them, which took 16% of a build. */
 static inline float smaller(float a, float b)
 {
     return b < a ? b : a;
@@ -307,8 +308,8 @@ static float node_entry(const bvh_node *node, vec3s origin, vec3s inverse, float
         }
         float t0 = (lo - origin.raw[k]) * inverse.raw[k];
         float t1 = (hi - origin.raw[k]) * inverse.raw[k];
-        enter = fmaxf(enter, fminf(t0, t1));
-        leave = fminf(leave, fmaxf(t0, t1));
+        enter = larger(enter, smaller(t0, t1));
+        leave = smaller(leave, larger(t0, t1));
     }
     return enter <= leave ? enter : INFINITY;
 }
