@@ -3,6 +3,7 @@
 #include "broadphase/internal.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/minmax.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -120,8 +121,8 @@ static bool ray_enters(const ray_query *r, const bp_proxy *p, float *t_enter)
             continue;
         }
         float ta = (p->min[a] - o) / d, tb = (p->max[a] - o) / d;
-        t0 = fmaxf(t0, fminf(ta, tb));
-        t1 = fminf(t1, fmaxf(ta, tb));
+        t0 = max_float(t0, min_float(ta, tb));
+        t1 = min_float(t1, max_float(ta, tb));
         if (t0 > t1)
             return false;
     }

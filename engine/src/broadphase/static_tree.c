@@ -4,6 +4,7 @@
    static costs only its moving bodies' tree queries per update. */
 #include "broadphase/internal.h"
 #include "core/error.h"
+#include "core/minmax.h"
 
 #include <math.h>
 
@@ -60,17 +61,6 @@ void static_visit(const broadphase *bp, const float lo[3], const float hi[3], bp
 
 /* ---- build ---- */
 
-/* fminf/fmaxf are library calls without -ffast-math; the bounds here are finite */
-static inline float min2(float a, float b)
-{
-    return a < b ? a : b;
-}
-
-static inline float max2(float a, float b)
-{
-    return a > b ? a : b;
-}
-
 static float centre2(const bp_static_item *it, int axis)
 {
     return it->min[axis] + it->max[axis];
@@ -84,7 +74,8 @@ static void select_kth(bp_static_item *v, int n, int k, int axis)
     while (lo < hi) {
         float a = centre2(&v[lo], axis), b = centre2(&v[(lo + hi) / 2], axis),
               c = centre2(&v[hi], axis);
-        float pivot = max2(min2(a, b), min2(max2(a, b), c)); /* median of three */
+        float pivot =
+            max_float(min_float(a, b), min_float(max_float(a, b), c)); /* median of three */
         int i = lo, j = hi;
         while (i <= j) {
             while (centre2(&v[i], axis) < pivot)
@@ -116,10 +107,10 @@ static int bound_node(bp_node *node, const bp_static_item *v, int n)
     }
     for (int i = 1; i < n; i++)
         for (int a = 0; a < 3; a++) {
-            node->min[a] = min2(node->min[a], v[i].min[a]);
-            node->max[a] = max2(node->max[a], v[i].max[a]);
-            clo[a] = min2(clo[a], centre2(&v[i], a));
-            chi[a] = max2(chi[a], centre2(&v[i], a));
+            node->min[a] = min_float(node->min[a], v[i].min[a]);
+            node->max[a] = max_float(node->max[a], v[i].max[a]);
+            clo[a] = min_float(clo[a], centre2(&v[i], a));
+            chi[a] = max_float(chi[a], centre2(&v[i], a));
         }
     int axis = 0;
     for (int a = 1; a < 3; a++)

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/minmax.h"
 #include "core/validate.h"
 
 #include <math.h>
@@ -226,8 +227,8 @@ static bool visit_cell(const cairn_shape *shape, int x, int z, cairn_aabb box, t
         return true;
     float a = sample(h, x, z), b = sample(h, x + 1, z), c = sample(h, x, z + 1),
           d = sample(h, x + 1, z + 1);
-    float lo = fminf(fminf(a, b), fminf(c, d)) * h->scale.y;
-    float hi = fmaxf(fmaxf(a, b), fmaxf(c, d)) * h->scale.y;
+    float lo = min_float(min_float(a, b), min_float(c, d)) * h->scale.y;
+    float hi = max_float(max_float(a, b), max_float(c, d)) * h->scale.y;
     if (lo > box.max.y || hi < box.min.y)
         return true;
     int cell = z * (h->count_x - 1) + x;
@@ -303,8 +304,8 @@ static bool clip_to_bounds(cairn_aabb box, vec3s o, vec3s d, float max_fraction,
             continue;
         }
         float a = (lo - o.raw[k]) / d.raw[k], b = (hi - o.raw[k]) / d.raw[k];
-        *t0 = fmaxf(*t0, fminf(a, b));
-        *t1 = fminf(*t1, fmaxf(a, b));
+        *t0 = max_float(*t0, min_float(a, b));
+        *t1 = min_float(*t1, max_float(a, b));
     }
     return *t0 <= *t1;
 }

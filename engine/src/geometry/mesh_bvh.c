@@ -3,6 +3,7 @@
 #include "geometry/mesh_bvh.h"
 
 #include "core/alloc.h"
+#include "core/minmax.h"
 
 #include <float.h>
 #include <math.h>
@@ -19,32 +20,19 @@ static box3 box_empty(void)
     return (box3){{FLT_MAX, FLT_MAX, FLT_MAX}, {-FLT_MAX, -FLT_MAX, -FLT_MAX}};
 }
 
-/* The smaller and larger of two floats that are not NaN (the mesh's points are checked finite;
-   a ray's slab parameters are finite or infinite). Not fminf and fmaxf: without
-   -ffinite-math-only gcc calls libm for them, which took 16% of a build. */
-static inline float smaller(float a, float b)
-{
-    return b < a ? b : a;
-}
-
-static inline float larger(float a, float b)
-{
-    return b > a ? b : a;
-}
-
 static void box_add_point(box3 *b, vec3s p)
 {
     for (int k = 0; k < 3; ++k) {
-        b->min[k] = smaller(b->min[k], p.raw[k]);
-        b->max[k] = larger(b->max[k], p.raw[k]);
+        b->min[k] = min_float(b->min[k], p.raw[k]);
+        b->max[k] = max_float(b->max[k], p.raw[k]);
     }
 }
 
 static void box_add_box(box3 *b, const box3 *other)
 {
     for (int k = 0; k < 3; ++k) {
-        b->min[k] = smaller(b->min[k], other->min[k]);
-        b->max[k] = larger(b->max[k], other->max[k]);
+        b->min[k] = min_float(b->min[k], other->min[k]);
+        b->max[k] = max_float(b->max[k], other->max[k]);
     }
 }
 
@@ -308,8 +296,8 @@ static float node_entry(const bvh_node *node, vec3s origin, vec3s inverse, float
         }
         float t0 = (lo - origin.raw[k]) * inverse.raw[k];
         float t1 = (hi - origin.raw[k]) * inverse.raw[k];
-        enter = larger(enter, smaller(t0, t1));
-        leave = smaller(leave, larger(t0, t1));
+        enter = max_float(enter, min_float(t0, t1));
+        leave = min_float(leave, max_float(t0, t1));
     }
     return enter <= leave ? enter : INFINITY;
 }
