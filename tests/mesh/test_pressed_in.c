@@ -8,6 +8,7 @@
      on its neighbour across the flat seam, nothing without, nothing for a key of no triangle;
    - a pebble (sphere, capsule, box) under a 1,000 kg crate dropped on it, on a mesh and on a
      heightfield, in the three position-correction modes: it is never lost under the surface;
+   - a snapshot of a pressed pebble restored into a rebuilt world goes on to the same state;
    - one-sidedness kept: a box standing under a one-way platform of the floor's own mesh, its top
      through the platform's back, is not lifted onto it; a box thrown up through the platform
      lands on top. */
@@ -132,8 +133,20 @@ static cairn_body_id flat_surface(cairn_world *world, int surface)
                       scene_at(v3(-10, 0, -10)), 1000.0f, 0.6f, 0.0f);
 }
 
-/* How deep the pebble's centre went in 4 s after a 1 m crate of 1,000 kg (470 times the
-   sphere's mass, 160 times the box's) is dropped on it from 1 m, and where it ended. */
+/* The pebble scene: a flat surface, the pebble resting on it and a 1 m crate of 1,000 kg (470
+   times the sphere's mass, 160 times the box's) 1 m above it; the pebble's id. */
+static cairn_body_id pebble_scene(cairn_world *world, int kind, int surface)
+{
+    flat_surface(world, surface);
+    cairn_body_id pebble =
+        scene_body(world, make_pebble(kind), CAIRN_DYNAMIC,
+                   pebble_at(kind, v3(0.1f, pebble_size, 0.05f)), 1000.0f, 0.6f, 0.0f);
+    scene_box(world, v3(0, 1.5f, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    return pebble;
+}
+
+/* How deep the pebble's centre went in 4 s after the crate is dropped on it, and where it
+   ended. */
 typedef struct pressed {
     double lowest, last;
 } pressed;
@@ -143,11 +156,7 @@ static pressed pebble_pressed(int kind, int surface, int position_correction)
     cairn_world_def def = cairn_world_default_def();
     def.solver.position_correction = position_correction;
     cairn_world *world = scene_world(&def);
-    flat_surface(world, surface);
-    cairn_body_id pebble =
-        scene_body(world, make_pebble(kind), CAIRN_DYNAMIC,
-                   pebble_at(kind, v3(0.1f, pebble_size, 0.05f)), 1000.0f, 0.6f, 0.0f);
-    scene_box(world, v3(0, 1.5f, 0), v3(0.5f, 0.5f, 0.5f), 1000.0f, 0.6f);
+    cairn_body_id pebble = pebble_scene(world, kind, surface);
     pressed out = {INFINITY, 0.0};
     for (int step = 0; step < 240; ++step) {
         cairn_world_step(world, SCENE_DT);
@@ -181,6 +190,38 @@ Test(pressed_in, a_pebble_under_a_heavy_crate_is_not_pressed_through, .timeout =
                              "%s on the %s, mode %d: the centre ended at %g m", pebble_names[kind],
                              where, modes[m], p.last);
             }
+}
+
+/* The triangles a pebble touched are state: a snapshot taken while the crate holds the sphere
+   pressed past its centre, restored into a world built the same way, goes on to the same state
+   hash (without them the restored sphere would fall through). */
+Test(pressed_in, a_snapshot_keeps_the_touched_triangles)
+{
+    cairn_world_def def = cairn_world_default_def();
+    cairn_world *world = scene_world(&def);
+    cairn_body_id pebble = pebble_scene(world, PEBBLE_SPHERE, SURFACE_HEIGHTFIELD);
+    int step = 0;
+    while (step < 120 && scene_position(world, pebble).y >= 0.0f) {
+        cairn_world_step(world, SCENE_DT);
+        ++step;
+    }
+    cr_assert_lt(scene_position(world, pebble).y, 0.0f,
+                 "the sphere was never pressed past its centre");
+    size_t size = cairn_world_snapshot_size(world);
+    void *snapshot = malloc(size);
+    cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
+    cairn_world *copy = scene_world(&def);
+    cairn_body_id restored = pebble_scene(copy, PEBBLE_SPHERE, SURFACE_HEIGHTFIELD);
+    cr_assert(cairn_world_restore(copy, snapshot, size), "%s", cairn_last_error());
+    scene_step(world, 60);
+    scene_step(copy, 60);
+    cr_expect_eq(cairn_world_state_hash(copy), cairn_world_state_hash(world),
+                 "the restored world went its own way (pressed at step %d)", step);
+    cr_expect_gt(scene_position(copy, restored).y, 0.0f, "the restored sphere is at %g m",
+                 scene_position(copy, restored).y);
+    free(snapshot);
+    cairn_world_destroy(copy);
+    cairn_world_destroy(world);
 }
 
 /* A floor at y = 0 (20 x 20 m) and a one-way platform at `height` (4 x 4 m), one mesh: one-sided
