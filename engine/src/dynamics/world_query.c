@@ -12,6 +12,7 @@
 #include "collision/toi.h"
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/minmax.h"
 #include "core/validate.h"
 
 #include <math.h>
@@ -423,8 +424,8 @@ static bool box_entry(cairn_aabb start, vec3s translation, cairn_aabb target, fl
             continue;
         }
         float ta = lo / d, tb = hi / d;
-        t0 = fmaxf(t0, fminf(ta, tb));
-        t1 = fminf(t1, fmaxf(ta, tb));
+        t0 = max_float(t0, min_float(ta, tb));
+        t1 = min_float(t1, max_float(ta, tb));
         if (t0 > t1)
             return false;
     }
