@@ -167,8 +167,8 @@ static pressed pebble_pressed(int kind, int surface, int position_correction)
     return out;
 }
 
-/* Before the rule every pebble fell through (to -40 m and more) on both surfaces, but the
-   sphere in soft-step mode; on a static box floor, which is solid, the same crate presses their
+/* With the touched rule off every pebble falls through, 56 to 81 m down in the 4 s, on both
+   surfaces and in every mode; on a static box floor, which is solid, the same crate presses their
    centres 2 to 8 cm under its top. The check: the surface keeps holding the pebble. Its centre
    never goes a whole pebble height under the surface (a pebble let go falls metres), and it
    ends less than half a height under. (A 2,000 kg crate presses the box 10 cm under even the
