@@ -8,6 +8,7 @@
      on its neighbour across the flat seam, nothing without, nothing for a key of no triangle;
    - a pebble (sphere, capsule, box) under a 1,000 kg crate dropped on it, on a mesh and on a
      heightfield, in the three position-correction modes: it is never lost under the surface;
+   - the same on bumpy terrain, whose seams fold both ways, at 12 places;
    - a snapshot of a pressed pebble restored into a rebuilt world goes on to the same state;
    - one-sidedness kept: a box standing under a one-way platform of the floor's own mesh, its top
      through the platform's back, is not lifted onto it; a box thrown up through the platform
@@ -190,6 +191,65 @@ Test(pressed_in, a_pebble_under_a_heavy_crate_is_not_pressed_through, .timeout =
                              "%s on the %s, mode %d: the centre ended at %g m", pebble_names[kind],
                              where, modes[m], p.last);
             }
+}
+
+/* A bumpy heightfield, 21 x 21 samples 2 m apart, heights up to `bumps` metres (seeded): its
+   seams fold both ways, some by more than the 5 degrees of an inactive edge. On layer 2. */
+static void bumpy_heightfield(cairn_world *world, float bumps)
+{
+    test_rng rng = {12345};
+    float heights[21 * 21];
+    for (int i = 0; i < 21 * 21; ++i)
+        heights[i] = rng_range(&rng, 0.0f, bumps);
+    cairn_body_def def = cairn_body_default_def();
+    def.type = CAIRN_STATIC;
+    def.shape = cairn_shape_heightfield(heights, 21, 21, v3(2, 1, 2));
+    cr_assert_not_null(def.shape, "%s", cairn_last_error());
+    def.transform = scene_at(v3(-20, 0, -20));
+    def.layer = 2;
+    cairn_body_id ground = cairn_body_create(world, &def);
+    cairn_shape_release((cairn_shape *)def.shape);
+    cr_assert(cairn_body_is_valid(world, ground), "%s", cairn_last_error());
+}
+
+/* The surface's height under (x, z): a ray down that sees only the heightfield's layer. */
+static float ground_under(const cairn_world *world, float x, float z)
+{
+    cairn_ray_hit hit;
+    cr_assert(cairn_world_raycast_mask(world, v3(x, 50, z), v3(0, -100, 0), 2u, &hit),
+              "no ground under %g %g", x, z);
+    return hit.point.y;
+}
+
+/* The pebble under the crate at 12 places on bumpy terrain, in soft-step mode: it ends resting
+   on the surface under it, never more than its own height under. With the touched rule off, 10
+   of these 36 drops are lost through the terrain. */
+Test(pressed_in, a_pebble_on_bumpy_terrain_is_not_pressed_through, .timeout = 120)
+{
+    test_rng rng = {777};
+    for (int trial = 0; trial < 12; ++trial) {
+        float x = rng_range(&rng, -10, 10), z = rng_range(&rng, -10, 10);
+        for (int kind = 0; kind < PEBBLE_KINDS; ++kind) {
+            cairn_world *world = scene_default_world();
+            bumpy_heightfield(world, 1.0f);
+            float ground = ground_under(world, x, z);
+            cairn_body_id pebble =
+                scene_body(world, make_pebble(kind), CAIRN_DYNAMIC,
+                           pebble_at(kind, v3(x, ground + 0.1f, z)), 1000.0f, 0.6f, 0.0f);
+            scene_box(world, v3(x - 0.1f, ground + 1.7f, z - 0.05f), v3(0.5f, 0.5f, 0.5f), 1000.0f,
+                      0.6f);
+            double lowest = INFINITY;
+            for (int step = 0; step < 240; ++step) {
+                cairn_world_step(world, SCENE_DT);
+                vec3s at = scene_position(world, pebble);
+                lowest = fmin(lowest, (double)(at.y - ground_under(world, at.x, at.z)));
+            }
+            cr_expect_gt(lowest, -2.0 * (double)pebble_size,
+                         "%s at %g %g: its centre went %g m under the surface", pebble_names[kind],
+                         x, z, -lowest);
+            cairn_world_destroy(world);
+        }
+    }
 }
 
 /* The triangles a pebble touched are state: a snapshot taken while the crate holds the sphere
