@@ -56,7 +56,7 @@ static cairn_transform pebble_at(int kind, vec3s position)
 }
 
 /* The manifolds of the pebble (B) with its centre `height` over triangle 1 of the flat square
-   (A), 3 m from the seam, given last step's touched triangles (keys: the triangle index, the
+   (A), 4 m from the seam, given last step's touched triangles (keys: the triangle index, the
    pebble being a body of one part). */
 static int pebble_manifolds(int kind, float height, const uint32_t *touched, int touched_count,
                             manifold out[CONTACT_MAX_MANIFOLDS])
