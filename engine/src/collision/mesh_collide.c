@@ -270,18 +270,20 @@ static bool cached_query(mesh_pair *p, int triangle, triangle_shape *t, cairn_qu
     return ok;
 }
 
-/* The middle of the part's bounds, in its frame. */
-static vec3s bounds_middle(const mesh_pair *p)
+/* The middle of the part's bounds (its centre, as the pressed-in rule judges it), in the mesh's
+   frame. */
+static vec3s part_centre(const mesh_pair *p)
 {
     cairn_aabb local = cairn_shape_local_bounds(p->part.shape);
-    return glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
+    vec3s middle = glms_vec3_scale(glms_vec3_add(local.min, local.max), 0.5f);
+    return xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, middle));
 }
 
 /* Whether the centre of the part's bounds lies in front of the triangle's plane (asked only of a
    back-facing overlap, so not kept per part). */
 static bool centre_in_front(const mesh_pair *p, const vec3s corners[3], vec3s face)
 {
-    vec3s centre = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, bounds_middle(p)));
+    vec3s centre = part_centre(p);
     return glms_vec3_dot(face, glms_vec3_sub(centre, corners[0])) > 0.0f;
 }
 
@@ -291,7 +293,7 @@ static float feature_tolerance(const vec3s corners[3]);
 /* Whether the centre of the part's bounds, seen along the face normal, lies over the triangle. */
 static bool centre_over(const mesh_pair *p, const vec3s corners[3], vec3s face)
 {
-    vec3s centre = xform_inverse_point(p->mesh_xf, xform_point(p->part.xf, bounds_middle(p)));
+    vec3s centre = part_centre(p);
     vec3s foot = glms_vec3_sub(
         centre, glms_vec3_scale(face, glms_vec3_dot(face, glms_vec3_sub(centre, corners[0]))));
     return outside_distance(corners, face, foot) <= feature_tolerance(corners);

@@ -8,9 +8,9 @@
 #include "geometry/triangles.h"
 
 #include "core/alloc.h"
+#include "core/sort.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Folds flatter than this (cosine between the face normals) count as flat. */
@@ -34,37 +34,17 @@ typedef struct edge_record {
     int edge;     /* 0..2: from corner edge to corner edge + 1 */
 } edge_record;
 
+/* Within a bucket (one lower vertex): by upper vertex, then triangle (a strict total order: a
+   kept triangle has three distinct corners). */
 static bool edge_before(const edge_record *a, const edge_record *b)
 {
     return a->hi != b->hi ? a->hi < b->hi : a->triangle < b->triangle;
 }
 
-static int compare_in_bucket(const void *x, const void *y)
-{
-    const edge_record *a = x, *b = y;
-    return edge_before(a, b) ? -1 : edge_before(b, a);
-}
-
-/* Buckets larger than this (a vertex at the centre of a fan) go to qsort, not insertion. */
-enum { INSERTION_BUCKET = 32 };
-
-static void sort_bucket(edge_record *bucket, size_t count)
-{
-    if (count > INSERTION_BUCKET) {
-        qsort(bucket, count, sizeof *bucket, compare_in_bucket);
-        return;
-    }
-    for (size_t i = 1; i < count; ++i) {
-        edge_record e = bucket[i];
-        size_t j = i;
-        for (; j > 0 && edge_before(&e, &bucket[j - 1]); --j)
-            bucket[j] = bucket[j - 1];
-        bucket[j] = e;
-    }
-}
+SORT_DEFINE(sort_bucket, edge_record, edge_before)
 
 /* The records sorted by (lo, hi, triangle) into `out`: counted into one bucket per lower vertex
-   (in triangle order), each bucket, a vertex's few edges, then sorted on its own (sort_bucket).
+   (in triangle order), each bucket, a vertex's few edges, then sorted on its own (core/sort.h).
    One qsort of them all took 15% of building a 1M-triangle mesh. first: vertex_count + 1
    counters. */
 static void sort_edges(const edge_record *records, size_t count, int vertex_count, size_t *first,
@@ -80,7 +60,7 @@ static void sort_edges(const edge_record *records, size_t count, int vertex_coun
     /* first[v] is now the end of bucket v, the start of bucket v + 1 */
     size_t start = 0;
     for (int v = 0; v < vertex_count; ++v) {
-        sort_bucket(out + start, first[v] - start);
+        sort_bucket(out + start, (int)(first[v] - start));
         start = first[v];
     }
 }
