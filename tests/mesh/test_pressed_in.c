@@ -9,13 +9,16 @@
    - a pebble (sphere, capsule, box) under a 1,000 kg crate dropped on it, on a mesh and on a
      heightfield, in the three position-correction modes: it is never lost under the surface;
    - the same on bumpy terrain, whose seams fold both ways, at 12 places;
-   - a snapshot of a pressed pebble restored into a rebuilt world goes on to the same state;
+   - a snapshot of a pressed pebble restored into a rebuilt world goes on to the same state; one
+     whose touched count is past what a contact holds is refused;
    - one-sidedness kept: a box standing under a one-way platform of the floor's own mesh, its top
      through the platform's back, is not lifted onto it; a box thrown up through the platform
      lands on top. */
 #include <criterion/criterion.h>
 
 #include "collision/mesh_collide.h"
+#include "core/fnv.h"
+#include "dynamics/world_state.h" /* to give a contact's touched list a value to find */
 #include "mesh/mesh_helpers.h"
 
 /* A flat 20 x 20 m square through y = 0 facing +Y: triangle 0 where z > x, triangle 1 where
@@ -281,6 +284,46 @@ Test(pressed_in, a_snapshot_keeps_the_touched_triangles)
                  scene_position(copy, restored).y);
     free(snapshot);
     cairn_world_destroy(copy);
+    cairn_world_destroy(world);
+}
+
+/* A snapshot whose touched count says more than a contact can hold (17 of 16), its checksum fixed,
+   is refused with an error that names it, and the world is unchanged. The list is given 13 keys
+   of 0xC0FFEE01 (no triangle: the step ignores them) so that the count can be found. */
+Test(pressed_in, a_snapshot_with_too_many_touched_triangles_is_refused)
+{
+    cairn_world_def def = cairn_world_default_def();
+    cairn_world *world = scene_world(&def);
+    pebble_scene(world, PEBBLE_SPHERE, SURFACE_HEIGHTFIELD);
+    scene_step(world, 5);
+    triangle_cache *memory = NULL;
+    for (int i = 0; i < world->contacts.count && !memory; ++i)
+        memory = world->contacts.data[i].triangles;
+    cr_assert_not_null(memory, "the sphere has no mesh contact");
+    enum { KEYS = 13 };
+    unsigned char pattern[1 + 4 * KEYS];
+    pattern[0] = KEYS;
+    for (int k = 0; k < KEYS; ++k) {
+        memory->touched[k] = 0xC0FFEE01u;
+        memcpy(pattern + 1 + 4 * k, &memory->touched[k], 4);
+    }
+    memory->touched_count = KEYS;
+    size_t size = cairn_world_snapshot_size(world);
+    unsigned char *snapshot = malloc(size);
+    cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
+    unsigned char *at = NULL;
+    for (size_t k = 0; k + sizeof pattern <= size && !at; ++k)
+        if (memcmp(snapshot + k, pattern, sizeof pattern) == 0)
+            at = snapshot + k;
+    cr_assert_not_null(at, "the touched list is not in the snapshot");
+    *at = 17;
+    uint64_t sum = fnv1a(FNV_OFFSET, snapshot, size - sizeof sum);
+    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    uint64_t hash = cairn_world_state_hash(world);
+    cr_expect(!cairn_world_restore(world, snapshot, size), "17 touched triangles were accepted");
+    cr_expect(strstr(cairn_last_error(), "touched triangles") != NULL, "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_state_hash(world), hash);
+    free(snapshot);
     cairn_world_destroy(world);
 }
 
