@@ -106,9 +106,10 @@ versors io_rotation_from_euler_degrees(vec3s degrees)
     return glms_quat_normalize(glms_quat_mul(qz, glms_quat_mul(qy, qx)));
 }
 
-/* locked_rotation: a list of the world axes the body does not turn about, [x, z]; [] frees it. */
-static bool read_locked_rotation(const io_reader *reader, struct fy_node *node, const char *what,
-                                 uint32_t *out)
+/* locked_rotation and locked_translation: a list of the world axes the body does not turn about
+   or move along, [x, z], as bits X 1, Y 2, Z 4; [] frees it. */
+static bool read_locked_axes(const io_reader *reader, struct fy_node *node, const char *what,
+                             uint32_t *out)
 {
     static const char *const axes[] = {"x", "y", "z"};
     if (!io_expect_sequence(reader, node, what))
@@ -189,7 +190,10 @@ static bool read_body_fields(const io_reader *reader, struct fy_node *body, cons
     if (FIELD("enabled") != NULL && !io_read_bool(reader, value, name, &def->enabled))
         return false;
     if (FIELD("locked_rotation") != NULL &&
-        !read_locked_rotation(reader, value, name, &def->locked_rotation))
+        !read_locked_axes(reader, value, name, &def->locked_rotation))
+        return false;
+    if (FIELD("locked_translation") != NULL &&
+        !read_locked_axes(reader, value, name, &def->locked_translation))
         return false;
 #undef FIELD
     return true;
@@ -215,7 +219,8 @@ static bool read_body(io_scene_builder *builder, struct fy_node *body, int index
                                        "mask",
                                        "sensor",
                                        "enabled",
-                                       "locked_rotation"};
+                                       "locked_rotation",
+                                       "locked_translation"};
     const io_reader *reader = builder->reader;
     char what[IO_WHAT_CAPACITY];
     snprintf(what, sizeof what, "bodies[%d]", index);

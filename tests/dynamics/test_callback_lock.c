@@ -75,6 +75,8 @@ static void meddle_with_bodies(meddler *m)
                    "cairn_body_set_shape");
     expect_refused(m, !cairn_body_set_locked_rotation(w, m->box, CAIRN_LOCK_ROTATION_ALL),
                    "cairn_body_set_locked_rotation");
+    expect_refused(m, !cairn_body_set_locked_translation(w, m->box, CAIRN_LOCK_TRANSLATION_ALL),
+                   "cairn_body_set_locked_translation");
     expect_refused(m, !cairn_body_set_kinematic_target(w, m->floor, scene_at(up), SCENE_DT),
                    "cairn_body_set_kinematic_target");
 }
@@ -192,7 +194,7 @@ static void expect_every_call_refused_and_nothing_changed(meddler *twins, int ca
     }
 }
 
-enum { CALLS_PER_STEP = 41, STEPS = 30 };
+enum { CALLS_PER_STEP = 42, STEPS = 30 };
 
 Test(callback_lock, the_presolve_callback_cannot_change_the_world)
 {

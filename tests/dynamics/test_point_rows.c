@@ -141,7 +141,8 @@ static void expect_same_velocities(const point_case *got, const point_case *want
         /* lane 3 of the linear part: kept */
         cr_assert(got->velocity[s].inverse_mass == want->velocity[s].inverse_mass,
                   "case %d: the inverse mass beside the velocity changed", k);
-        cr_assert(got->velocity[s].unused == 0.0f, "case %d: the padding lane was written", k);
+        cr_assert(got->velocity[s].locked_translation == 0.0f,
+                  "case %d: the locked axes beside the velocity were written", k);
     }
 }
 

@@ -1,6 +1,6 @@
 /* Scene files carry the body API's keys (sensor, layer, mask, gravity_scale, damping, enabled,
-   locked_rotation) onto the bodies, and a bad value of each is an error with file, line and
-   column. */
+   locked_rotation, locked_translation) onto the bodies, and a bad value of each is an error with
+   file, line and column. */
 #include <cairn/io.h>
 
 #include <criterion/criterion.h>
@@ -31,6 +31,8 @@ Test(scene_body_keys, keys_reach_the_bodies)
     cr_expect_eq(cairn_body_locked_rotation(world, ids[1]),
                  CAIRN_LOCK_ROTATION_X | CAIRN_LOCK_ROTATION_Z);
     cr_expect_eq(cairn_body_locked_rotation(world, ids[0]), 0u);
+    cr_expect_eq(cairn_body_locked_translation(world, ids[1]), CAIRN_LOCK_TRANSLATION_Y);
+    cr_expect_eq(cairn_body_locked_translation(world, ids[0]), 0u);
     cairn_world_destroy(world);
 }
 
@@ -64,4 +66,8 @@ Test(scene_body_keys, bad_values_have_positions)
                  "bodies[0].locked_rotation[1] = 'w' is not one of x | y | z");
     expect_error("scene_twice_locked_rotation.yaml", 3, 26,
                  "bodies[0].locked_rotation[1]: axis y is listed twice");
+    expect_error("scene_bad_locked_translation.yaml", 3, 25,
+                 "bodies[0].locked_translation must be a sequence, got a scalar");
+    expect_error("scene_twice_locked_translation.yaml", 3, 32,
+                 "bodies[0].locked_translation[2]: axis z is listed twice");
 }

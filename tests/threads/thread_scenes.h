@@ -250,14 +250,19 @@ static inline void thread_launch_ball(cairn_world *world, int step)
 }
 
 /* The rain with three bodies in four locked about one or more axes (locked bodies integrate
-   alone, outside the lanes of four). */
+   alone, outside the lanes of four), and two in five held along one or two axes (their contacts'
+   batches take the locked passes, mixed with free bodies in the lanes). */
 static inline cairn_world *thread_locked_rain(void)
 {
     cairn_world *world = thread_rain();
     cairn_body_id ids[4096];
     int count = cairn_world_bodies(world, ids, 4096);
-    for (int i = 0; i < count && i < 4096; ++i)
+    for (int i = 0; i < count && i < 4096; ++i) {
         cairn_body_set_locked_rotation(world, ids[i], (uint32_t)(i % 4) * 2u + (i % 4 == 3));
+        uint32_t held[5] = {0u, CAIRN_LOCK_TRANSLATION_Z, 0u, 0u,
+                            CAIRN_LOCK_TRANSLATION_X | CAIRN_LOCK_TRANSLATION_Z};
+        cairn_body_set_locked_translation(world, ids[i], held[i % 5]);
+    }
     return world;
 }
 

@@ -126,6 +126,11 @@ CAIRN_API cairn_body_exit_events cairn_world_exit_events(const cairn_world *worl
 #define CAIRN_LOCK_ROTATION_Y   2u
 #define CAIRN_LOCK_ROTATION_Z   4u
 #define CAIRN_LOCK_ROTATION_ALL 7u
+/* Bits of cairn_body_def.locked_translation: the world axes a body does not move along. */
+#define CAIRN_LOCK_TRANSLATION_X   1u
+#define CAIRN_LOCK_TRANSLATION_Y   2u
+#define CAIRN_LOCK_TRANSLATION_Z   4u
+#define CAIRN_LOCK_TRANSLATION_ALL 7u
 
 typedef struct cairn_body_def {
     cairn_body_type type;                    /* default CAIRN_DYNAMIC */
@@ -149,6 +154,10 @@ typedef struct cairn_body_def {
        upright capsule that must not tip (X | Z), a crate that only slides (all). See
        cairn_body_set_locked_rotation. */
     uint32_t locked_rotation;
+    /* World axes a dynamic body does not move along (CAIRN_LOCK_TRANSLATION_* bits, default 0):
+       with locked_rotation X | Y, Z keeps a 2.5D game's bodies in the plane z = constant. See
+       cairn_body_set_locked_translation. */
+    uint32_t locked_translation;
 } cairn_body_def;
 
 /* Defaults for every field (see each field's comment); set shape before creating. */
@@ -334,6 +343,20 @@ CAIRN_API bool cairn_body_set_locked_rotation(cairn_world *world, cairn_body_id 
                                               uint32_t axes);
 /* The body's CAIRN_LOCK_ROTATION_* bits; 0 and an error on a stale id. */
 CAIRN_API uint32_t cairn_body_locked_rotation(const cairn_world *world, cairn_body_id body);
+/* Locks a dynamic body's motion along world axes (CAIRN_LOCK_TRANSLATION_* bits; 0 frees it), as
+   Jolt's allowed DOFs and Bullet's linear factor do: its linear velocity along a locked axis is
+   zero from now on (the part of it a caller sets, an impulse's or a force's, is dropped), so the
+   step never moves its centre of mass along the axis, as if a frictionless rail held it against
+   gravity, contacts and joints. Along the free axes it answers with its mass: contacts and
+   joints see the per-axis inverse mass (a push at 45 degrees to a locked axis meets twice the
+   mass). A teleport still moves it anywhere. Static and kinematic bodies keep the bits and
+   ignore them until made dynamic. Its joints are solved by Gauss-Seidel, not the tree solve
+   (joints.md). Wakes the body. False and an error: a stale id, bits beyond
+   CAIRN_LOCK_TRANSLATION_ALL, or a call from a step callback. */
+CAIRN_API bool cairn_body_set_locked_translation(cairn_world *world, cairn_body_id body,
+                                                 uint32_t axes);
+/* The body's CAIRN_LOCK_TRANSLATION_* bits; 0 and an error on a stale id. */
+CAIRN_API uint32_t cairn_body_locked_translation(const cairn_world *world, cairn_body_id body);
 /* Disabling takes the body out of the broadphase, the contacts and the solver (its touches end
    at the next step; bodies resting on it wake); it keeps its transform and velocities and comes
    back where it was on enable. */

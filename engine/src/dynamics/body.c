@@ -88,6 +88,10 @@ static bool check_body_def(const cairn_body_def *def)
         return error_set("cairn_body_create: locked_rotation = 0x%x has bits beyond "
                          "CAIRN_LOCK_ROTATION_ALL (0x7)",
                          (unsigned)def->locked_rotation);
+    if (def->locked_translation > CAIRN_LOCK_TRANSLATION_ALL)
+        return error_set("cairn_body_create: locked_translation = 0x%x has bits beyond "
+                         "CAIRN_LOCK_TRANSLATION_ALL (0x7)",
+                         (unsigned)def->locked_translation);
     if (!body_damping_valid(def->linear_damping) || !body_damping_valid(def->angular_damping))
         return error_set("cairn_body_create: linear_damping = %g, angular_damping = %g: each "
                          "must be in [0, %g]",
@@ -125,6 +129,8 @@ static body body_from_def(const cairn_body_def *def)
     b.joint_edges = -1;
     b.locked_rotation = (uint8_t)def->locked_rotation;
     b.angular_velocity = body_lock_angular(&b, b.angular_velocity);
+    b.locked_translation = (uint8_t)def->locked_translation;
+    b.linear_velocity = body_lock_linear(&b, b.linear_velocity);
     return b;
 }
 
@@ -234,8 +240,8 @@ void cairn_body_apply_impulse(cairn_world *world, cairn_body_id id, vec3s impuls
     if (b->type != CAIRN_DYNAMIC || !b->enabled)
         return; /* as forces: a disabled body would keep the push for its re-enable */
     islands_wake(world, id.index);
-    b->linear_velocity =
-        glms_vec3_add(b->linear_velocity, glms_vec3_scale(impulse, b->inverse_mass));
+    b->linear_velocity = body_lock_linear(
+        b, glms_vec3_add(b->linear_velocity, glms_vec3_scale(impulse, b->inverse_mass)));
     vec3s r = glms_vec3_sub(world_point, b->center);
     b->angular_velocity = glms_vec3_add(
         b->angular_velocity, glms_mat3_mulv(b->inverse_inertia, glms_vec3_cross(r, impulse)));

@@ -36,6 +36,8 @@ typedef struct body {
     bool enabled;            /* a disabled body has no proxy, no contacts and is never awake */
     int32_t joint_edges;     /* the first of its joints' edges (joint index * 2 + side), -1: none */
     uint8_t locked_rotation; /* CAIRN_LOCK_ROTATION_* bits: world axes it does not turn about */
+    uint8_t
+        locked_translation; /* CAIRN_LOCK_TRANSLATION_* bits: world axes it does not move along */
 } body;
 
 /* A body's own damping (cairn_body_def), 1/s: in [0, BODY_MAX_DAMPING] (NaN is not). */
@@ -60,6 +62,10 @@ void body_sync_inertia(body *b);
 bool body_rotation_locked(const body *b);
 /* w without its components about the axes a dynamic body's rotation is locked about. */
 vec3s body_lock_angular(const body *b, vec3s w);
+/* The CAIRN_LOCK_TRANSLATION_* bits that act on the body: its own for a dynamic body, else 0. */
+uint32_t body_translation_lock(const body *b);
+/* v with its components along the body's locked translation axes set to +0. */
+vec3s body_lock_linear(const body *b, vec3s v);
 /* Whether the body-frame inverse inertia is diagonal (spheres, boxes, capsules, cylinders). */
 bool body_inertia_is_diagonal(const body *b);
 /* Mass, centre and inertia from the shape and density (dynamic bodies). */

@@ -77,6 +77,7 @@ bool cairn_body_set_type(cairn_world *world, cairn_body_id id, cairn_body_type t
         b->angular_velocity = glms_vec3_zero();
     }
     b->angular_velocity = body_lock_angular(b, b->angular_velocity);
+    b->linear_velocity = body_lock_linear(b, b->linear_velocity);
     body_sync(b);
     b->sleep_time = 0.0f;
     refilter(world, b, id.index);
@@ -91,9 +92,10 @@ bool cairn_body_set_type(cairn_world *world, cairn_body_id id, cairn_body_type t
    with the velocity the old motion gives that point. */
 static void keep_motion(body *b, vec3s old_center)
 {
-    b->linear_velocity =
+    b->linear_velocity = body_lock_linear(
+        b,
         glms_vec3_add(b->linear_velocity,
-                      glms_vec3_cross(b->angular_velocity, glms_vec3_sub(b->center, old_center)));
+                      glms_vec3_cross(b->angular_velocity, glms_vec3_sub(b->center, old_center))));
 }
 
 bool cairn_body_set_shape(cairn_world *world, cairn_body_id id, const cairn_shape *shape)

@@ -65,6 +65,20 @@ vec3s body_lock_angular(const body *b, vec3s w)
     return w;
 }
 
+uint32_t body_translation_lock(const body *b)
+{
+    return b->type == CAIRN_DYNAMIC ? b->locked_translation : 0u;
+}
+
+vec3s body_lock_linear(const body *b, vec3s v)
+{
+    uint32_t locked = body_translation_lock(b);
+    for (int k = 0; k < 3; ++k)
+        if (locked & (1u << k))
+            v.raw[k] = 0.0f;
+    return v;
+}
+
 /* A locked axis is a joint of infinite stiffness: about the free axes the body answers with the
    inverse of its world inertia's free block (I_yy alone for a yaw-only body), not with the free
    block of its free inverse inertia, which would let a tilted body turn too easily. The locked

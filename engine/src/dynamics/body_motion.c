@@ -1,5 +1,6 @@
 /* The body API that moves bodies: teleports, velocities, forces and torques for the next step,
-   angular impulses, kinematic targets, gravity scale, damping and locked rotation axes. */
+   angular impulses, kinematic targets, gravity scale, damping and locked rotation and translation
+   axes. */
 #include "dynamics/world_state.h"
 
 #include "core/error.h"
@@ -92,7 +93,7 @@ bool cairn_body_set_linear_velocity(cairn_world *world, cairn_body_id id, vec3s 
     body *b = movable_body(world, id, function);
     if (b == NULL || !check_length(function, "velocity", velocity, max_speed))
         return false;
-    b->linear_velocity = velocity;
+    b->linear_velocity = body_lock_linear(b, velocity);
     islands_wake(world, id.index);
     return true;
 }
@@ -292,4 +293,27 @@ uint32_t cairn_body_locked_rotation(const cairn_world *world, cairn_body_id id)
 {
     const body *b = world_body(world, id, "cairn_body_locked_rotation");
     return b ? b->locked_rotation : 0u;
+}
+
+bool cairn_body_set_locked_translation(cairn_world *world, cairn_body_id id, uint32_t axes)
+{
+    const char *function = "cairn_body_set_locked_translation";
+    if (!world_unlocked(world, function))
+        return false;
+    body *b = world_body(world, id, function);
+    if (b == NULL)
+        return false;
+    if (axes > CAIRN_LOCK_TRANSLATION_ALL)
+        return error_set("%s: axes = 0x%x has bits beyond CAIRN_LOCK_TRANSLATION_ALL (0x7)",
+                         function, (unsigned)axes);
+    b->locked_translation = (uint8_t)axes;
+    b->linear_velocity = body_lock_linear(b, b->linear_velocity);
+    islands_wake(world, id.index);
+    return true;
+}
+
+uint32_t cairn_body_locked_translation(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_locked_translation");
+    return b ? b->locked_translation : 0u;
 }

@@ -2,6 +2,7 @@
    _8.c, each of which defines CAIRN_LANES and CONTACT_WIDE_OPS (the name of its table) first.
    Every lane computes what the one-contact form of sequential impulses computes (Catto), in the
    same order of operations, so the result does not depend on the width. */
+#include "core/inline.h"
 #include "dynamics/contact_wide.h"
 #include "dynamics/lanes.h"
 #include "dynamics/lanes_transpose.h"
@@ -33,13 +34,16 @@ typedef struct wide_batch {
     wide_point points[MANIFOLD_MAX_POINTS];
     int32_t body_a[CAIRN_LANES], body_b[CAIRN_LANES];
     int count, point_count;
+    bool locked; /* a lane's body has a locked translation axis: its passes zero those velocities */
 } wide_batch;
 
 /* A body's velocity, or its pseudo-velocity, lane by lane. */
 typedef struct wide_body {
     wide_vec v, w;
     lane inverse_mass;
-    lane unused; /* body_velocity's last float, carried back as it was */
+    lane locked_translation; /* body_velocity's code of the locked axes, carried back as it was */
+    lane_mask locked[3];     /* set in a locked batch (lock_masks): the axes each lane's body keeps
+                                at rest */
 } wide_body;
 
 typedef struct wide_motion {
@@ -49,6 +53,18 @@ typedef struct wide_motion {
 static inline wide_batch *batch_at(void *batches, int b)
 {
     return (wide_batch *)batches + b;
+}
+
+/* The axes of each lane's code of locked translation axes (body_velocity.locked_translation: the
+   bits X 1, Y 2, Z 4 as a whole float), read off by comparisons. */
+static inline void lock_axes(lane code, lane_mask locked[3])
+{
+    lane zero = lane_splat(0.0f);
+    for (int k = 2; k >= 0; --k) {
+        lane bit = lane_splat((float)(1 << k));
+        locked[k] = code >= bit;
+        code -= lane_select(locked[k], bit, zero);
+    }
 }
 
 /* ---- the prepare ---- */
@@ -84,9 +100,9 @@ static inline wide_body gather_velocities(const body_velocity *velocities, const
     const float *rows[CAIRN_LANES];
     for (int l = 0; l < CAIRN_LANES; ++l)
         rows[l] = &velocities[index[l]].linear.x;
-    lane c[8]; /* the body_velocity layout: linear, inverse mass, angular, unused */
+    lane c[8]; /* the body_velocity layout: linear, inverse mass, angular, locked axes */
     lanes_gather8(rows, c);
-    return (wide_body){{c[0], c[1], c[2]}, {c[4], c[5], c[6]}, c[3], c[7]};
+    return (wide_body){{c[0], c[1], c[2]}, {c[4], c[5], c[6]}, c[3], c[7], {{0}}};
 }
 
 /* Only the bodies the step moves are written: static, kinematic and sleeping ones (inverse mass
@@ -100,7 +116,8 @@ static inline void scatter_velocities(body_velocity *velocities, const int32_t *
         rows[l] = &velocities[index[l]].linear.x;
         moves[l] = b->inverse_mass[l] > 0.0f;
     }
-    const lane c[8] = {b->v.x, b->v.y, b->v.z, b->inverse_mass, b->w.x, b->w.y, b->w.z, b->unused};
+    const lane c[8] = {b->v.x, b->v.y, b->v.z, b->inverse_mass,
+                       b->w.x, b->w.y, b->w.z, b->locked_translation};
     lanes_scatter8(rows, c, moves);
 }
 
@@ -127,6 +144,7 @@ static inline wide_body gather_pseudo(const contact_pass *p, const int32_t *inde
         b.w.y[l] = s->angular.y;
         b.w.z[l] = s->angular.z;
         b.inverse_mass[l] = p->velocities[index[l]].inverse_mass;
+        b.locked_translation[l] = p->velocities[index[l]].locked_translation;
     }
     return b;
 }
@@ -137,6 +155,24 @@ static inline void scatter_pseudo(motion_offset *pseudo, const int32_t *index, c
         if (b->inverse_mass[l] > 0.0f)
             pseudo[index[l]] = (motion_offset){{{b->v.x[l], b->v.y[l], b->v.z[l]}},
                                                {{b->w.x[l], b->w.y[l], b->w.z[l]}}};
+}
+
+/* ---- locked translation axes ---- */
+
+static inline void lock_masks(wide_body *b)
+{
+    lock_axes(b->locked_translation, b->locked);
+}
+
+/* The velocity along the locked axes set to +0. It was +0 before the row's update, so this is
+   the update of an impulse without its locked components: the body answers along its free axes
+   only, as a rail would hold it. */
+static inline void lock_linear(wide_body *b)
+{
+    lane zero = lane_splat(0.0f);
+    b->v.x = lane_select(b->locked[0], zero, b->v.x);
+    b->v.y = lane_select(b->locked[1], zero, b->v.y);
+    b->v.z = lane_select(b->locked[2], zero, b->v.z);
 }
 
 /* ---- rows ---- */
@@ -159,8 +195,9 @@ static inline lane row_velocity(const wide_body *a, const wide_body *b, const wi
     return row_dot(r, d, &a->v, &a->w, &b->v, &b->w);
 }
 
-static inline void apply_row(wide_body *a, wide_body *b, const wide_row *r, const wide_vec *d,
-                             lane impulse)
+/* locked: a locked batch (the unlocked code is compiled without the test). */
+ALWAYS_INLINE void apply_row(wide_body *a, wide_body *b, const wide_row *r, const wide_vec *d,
+                             lane impulse, bool locked)
 {
     lane ja = impulse * a->inverse_mass, jb = impulse * b->inverse_mass;
     a->v.x -= d->x * ja;
@@ -175,6 +212,10 @@ static inline void apply_row(wide_body *a, wide_body *b, const wide_row *r, cons
     b->w.x += r->ib_rb_x.x * impulse;
     b->w.y += r->ib_rb_x.y * impulse;
     b->w.z += r->ib_rb_x.z * impulse;
+    if (locked) {
+        lock_linear(a);
+        lock_linear(b);
+    }
 }
 
 /* The twist row: the angular velocity of B against A about the normal, J = (0, -n, 0, n). */
@@ -198,20 +239,44 @@ static inline void apply_twist(wide_body *a, wide_body *b, const wide_batch *bat
 
 /* ---- warm start ---- */
 
+/* A batch's bodies gathered for its passes; in a locked batch with their locked axes. */
+ALWAYS_INLINE void gather_pair(const body_velocity *velocities, const wide_batch *b, bool locked,
+                               wide_body *va, wide_body *vb)
+{
+    *va = gather_velocities(velocities, b->body_a);
+    *vb = gather_velocities(velocities, b->body_b);
+    if (locked) {
+        lock_masks(va);
+        lock_masks(vb);
+    }
+}
+
+/* Each pass runs a batch through a function stamped out twice: with and without locked axes. */
+#define FOR_EACH_BATCH(batches, start, end, batch_fn, p)                                           \
+    for (int i = (start); i < (end); ++i) {                                                        \
+        wide_batch *b = batch_at((batches), i);                                                    \
+        if (b->locked)                                                                             \
+            batch_fn(b, (p), true);                                                                \
+        else                                                                                       \
+            batch_fn(b, (p), false);                                                               \
+    }
+
+ALWAYS_INLINE void warm_start_batch(wide_batch *b, const contact_pass *p, bool locked)
+{
+    wide_body va, vb;
+    gather_pair(p->velocities, b, locked, &va, &vb);
+    for (int k = 0; k < b->point_count; ++k)
+        apply_row(&va, &vb, &b->points[k].normal, &b->normal, b->points[k].normal_impulse, locked);
+    for (int k = 0; k < 2; ++k)
+        apply_row(&va, &vb, &b->tangent_row[k], &b->tangent[k], b->friction_impulse[k], locked);
+    apply_twist(&va, &vb, b, b->friction_impulse[2]);
+    scatter_velocities(p->velocities, b->body_a, &va);
+    scatter_velocities(p->velocities, b->body_b, &vb);
+}
+
 static void warm_start(void *batches, int start, int end, const contact_pass *p)
 {
-    for (int i = start; i < end; ++i) {
-        wide_batch *b = batch_at(batches, i);
-        wide_body va = gather_velocities(p->velocities, b->body_a);
-        wide_body vb = gather_velocities(p->velocities, b->body_b);
-        for (int k = 0; k < b->point_count; ++k)
-            apply_row(&va, &vb, &b->points[k].normal, &b->normal, b->points[k].normal_impulse);
-        for (int k = 0; k < 2; ++k)
-            apply_row(&va, &vb, &b->tangent_row[k], &b->tangent[k], b->friction_impulse[k]);
-        apply_twist(&va, &vb, b, b->friction_impulse[2]);
-        scatter_velocities(p->velocities, b->body_a, &va);
-        scatter_velocities(p->velocities, b->body_b, &vb);
-    }
+    FOR_EACH_BATCH(batches, start, end, warm_start_batch, p)
 }
 
 /* ---- velocity passes ---- */
@@ -250,9 +315,9 @@ static inline normal_bias make_bias(const contact_pass *p, lane separation)
     return n;
 }
 
-static inline void solve_normal(const contact_pass *p, const wide_batch *b, wide_point *pt,
+ALWAYS_INLINE void solve_normal(const contact_pass *p, const wide_batch *b, wide_point *pt,
                                 const wide_motion *ma, const wide_motion *mb, wide_body *va,
-                                wide_body *vb)
+                                wide_body *vb, bool locked)
 {
     normal_bias n = make_bias(p, current_separation(b, pt, ma, mb));
     lane vn = row_velocity(va, vb, &pt->normal, &b->normal);
@@ -261,12 +326,12 @@ static inline void solve_normal(const contact_pass *p, const wide_batch *b, wide
     impulse = total - pt->normal_impulse;
     pt->normal_impulse = total;
     pt->max_normal = lane_max(pt->max_normal, impulse);
-    apply_row(va, vb, &pt->normal, &b->normal, impulse);
+    apply_row(va, vb, &pt->normal, &b->normal, impulse, locked);
 }
 
 /* Both tangent rows from the same velocity, then the pair clamped to the friction circle
    (isotropic: no direction slides more easily); then the twist. */
-static inline void solve_friction(wide_batch *b, wide_body *va, wide_body *vb)
+ALWAYS_INLINE void solve_friction(wide_batch *b, wide_body *va, wide_body *vb, bool locked)
 {
     lane normal_sum = lane_splat(0.0f);
     for (int k = 0; k < b->point_count; ++k)
@@ -287,7 +352,7 @@ static inline void solve_friction(wide_batch *b, wide_body *va, wide_body *vb)
     }
     for (int k = 0; k < 2; ++k) {
         b->friction_impulse[k] = next[k];
-        apply_row(va, vb, &b->tangent_row[k], &b->tangent[k], next[k] - old[k]);
+        apply_row(va, vb, &b->tangent_row[k], &b->tangent[k], next[k] - old[k], locked);
     }
     lane twist_limit = limit * b->twist_radius;
     lane spin = twist_velocity(va, vb, &b->normal);
@@ -311,30 +376,30 @@ static inline int visit_order(unsigned pass, int k, int count)
     return start + i < count ? start + i : start + i - count;
 }
 
-static void solve(void *batches, int start, int end, const contact_pass *p)
+ALWAYS_INLINE void solve_batch(wide_batch *b, const contact_pass *p, bool locked)
 {
-    for (int i = start; i < end; ++i) {
-        wide_batch *b = batch_at(batches, i);
-        wide_body va = gather_velocities(p->velocities, b->body_a);
-        wide_body vb = gather_velocities(p->velocities, b->body_b);
-        wide_motion ma = gather_motion(p->moved, b->body_a);
-        wide_motion mb = gather_motion(p->moved, b->body_b);
-        for (int k = 0; k < b->point_count; ++k) {
-            wide_point *pt = &b->points[visit_order(p->pass, k, b->point_count)];
-            solve_normal(p, b, pt, &ma, &mb, &va, &vb);
-        }
-        if (p->mode != BIAS_RELAX)
-            solve_friction(b, &va, &vb);
-        scatter_velocities(p->velocities, b->body_a, &va);
-        scatter_velocities(p->velocities, b->body_b, &vb);
+    wide_body va, vb;
+    gather_pair(p->velocities, b, locked, &va, &vb);
+    wide_motion ma = gather_motion(p->moved, b->body_a);
+    wide_motion mb = gather_motion(p->moved, b->body_b);
+    for (int k = 0; k < b->point_count; ++k) {
+        wide_point *pt = &b->points[visit_order(p->pass, k, b->point_count)];
+        solve_normal(p, b, pt, &ma, &mb, &va, &vb, locked);
     }
+    if (p->mode != BIAS_RELAX)
+        solve_friction(b, &va, &vb, locked);
+    scatter_velocities(p->velocities, b->body_a, &va);
+    scatter_velocities(p->velocities, b->body_b, &vb);
 }
+
+static void solve(void *batches, int start, int end,
+                  const contact_pass *p){FOR_EACH_BATCH(batches, start, end, solve_batch, p)}
 
 /* ---- split impulse: penetrating points pushed apart through pseudo-velocities only ---- */
 
-static inline void solve_pseudo_point(const contact_pass *p, const wide_batch *b, wide_point *pt,
+ALWAYS_INLINE void solve_pseudo_point(const contact_pass *p, const wide_batch *b, wide_point *pt,
                                       const wide_motion *ma, const wide_motion *mb, wide_body *pa,
-                                      wide_body *pb)
+                                      wide_body *pb, bool locked)
 {
     lane separation = current_separation(b, pt, ma, mb);
     lane error = lane_min(separation + p->linear_slop, lane_splat(0.0f));
@@ -344,34 +409,40 @@ static inline void solve_pseudo_point(const contact_pass *p, const wide_batch *b
     lane total = lane_max(pt->pseudo_impulse + pt->mass * (target - vn), lane_splat(0.0f));
     lane j = total - pt->pseudo_impulse;
     pt->pseudo_impulse = total;
-    apply_row(pa, pb, &pt->normal, &b->normal, j);
+    apply_row(pa, pb, &pt->normal, &b->normal, j, locked);
 }
 
-static void pseudo(void *batches, int start, int end, const contact_pass *p)
+ALWAYS_INLINE void pseudo_batch(wide_batch *b, const contact_pass *p, bool locked)
 {
-    for (int i = start; i < end; ++i) {
-        wide_batch *b = batch_at(batches, i);
-        wide_body pa = gather_pseudo(p, b->body_a), pb = gather_pseudo(p, b->body_b);
-        wide_motion ma = gather_motion(p->moved, b->body_a);
-        wide_motion mb = gather_motion(p->moved, b->body_b);
-        for (int k = 0; k < b->point_count && p->restart_pseudo; ++k)
-            b->points[k].pseudo_impulse = lane_splat(0.0f);
-        for (int k = 0; k < b->point_count; ++k) {
-            wide_point *pt = &b->points[visit_order(p->pass, k, b->point_count)];
-            solve_pseudo_point(p, b, pt, &ma, &mb, &pa, &pb);
-        }
-        scatter_pseudo(p->pseudo, b->body_a, &pa);
-        scatter_pseudo(p->pseudo, b->body_b, &pb);
+    wide_body pa = gather_pseudo(p, b->body_a), pb = gather_pseudo(p, b->body_b);
+    if (locked) {
+        lock_masks(&pa);
+        lock_masks(&pb);
     }
+    wide_motion ma = gather_motion(p->moved, b->body_a);
+    wide_motion mb = gather_motion(p->moved, b->body_b);
+    for (int k = 0; k < b->point_count && p->restart_pseudo; ++k)
+        b->points[k].pseudo_impulse = lane_splat(0.0f);
+    for (int k = 0; k < b->point_count; ++k) {
+        wide_point *pt = &b->points[visit_order(p->pass, k, b->point_count)];
+        solve_pseudo_point(p, b, pt, &ma, &mb, &pa, &pb, locked);
+    }
+    scatter_pseudo(p->pseudo, b->body_a, &pa);
+    scatter_pseudo(p->pseudo, b->body_b, &pb);
 }
+
+static void pseudo(void *batches, int start, int end,
+                   const contact_pass *p){FOR_EACH_BATCH(batches, start, end, pseudo_batch, p)}
 
 /* ---- restitution: after the substeps, bouncing points get restitution times their approach ----
  */
 
-static void restitution_batch(wide_batch *b, const contact_pass *p)
+ALWAYS_INLINE void restitution_batch(wide_batch *b, const contact_pass *p, bool locked)
 {
-    wide_body va = gather_velocities(p->velocities, b->body_a);
-    wide_body vb = gather_velocities(p->velocities, b->body_b);
+    if (!lane_any(b->restitution != 0.0f))
+        return;
+    wide_body va, vb;
+    gather_pair(p->velocities, b, locked, &va, &vb);
     lane_mask bouncy = b->restitution != 0.0f;
     for (int k = 0; k < b->point_count; ++k) {
         wide_point *pt = &b->points[k];
@@ -386,7 +457,7 @@ static void restitution_batch(wide_batch *b, const contact_pass *p)
         lane total = lane_max(pt->normal_impulse + impulse, lane_splat(0.0f));
         impulse = lane_select(active, total - pt->normal_impulse, lane_splat(0.0f));
         pt->normal_impulse = lane_select(active, total, pt->normal_impulse);
-        apply_row(&va, &vb, &pt->normal, &b->normal, impulse);
+        apply_row(&va, &vb, &pt->normal, &b->normal, impulse, locked);
     }
     scatter_velocities(p->velocities, b->body_a, &va);
     scatter_velocities(p->velocities, b->body_b, &vb);
@@ -394,11 +465,7 @@ static void restitution_batch(wide_batch *b, const contact_pass *p)
 
 static void restitution(void *batches, int start, int end, const contact_pass *p)
 {
-    for (int i = start; i < end; ++i) {
-        wide_batch *b = batch_at(batches, i);
-        if (lane_any(b->restitution != 0.0f))
-            restitution_batch(b, p);
-    }
+    FOR_EACH_BATCH(batches, start, end, restitution_batch, p)
 }
 
 const contact_wide_ops CONTACT_WIDE_OPS = {

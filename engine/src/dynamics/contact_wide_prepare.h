@@ -9,8 +9,9 @@
 /* A body of each lane as the rows read it at the step start. */
 typedef struct setup_body {
     wide_vec center, linear, angular;
-    wide_vec inertia[3]; /* the world inverse inertia's columns */
-    lane inverse_mass;   /* of the velocity state: 0 for a body the step does not move */
+    wide_vec inertia[3];     /* the world inverse inertia's columns */
+    lane inverse_mass;       /* of the velocity state: 0 for a body the step does not move */
+    lane locked_translation; /* the velocity state's code of the locked axes (integrate.h) */
 } setup_body;
 
 static inline void lane_put_vec(wide_vec *w, int l, vec3s v)
@@ -57,6 +58,7 @@ static void setup_gather_body(setup_body *s, int l, const body *b, const body_ve
     for (int c = 0; c < 3; ++c)
         lane_put_vec(&s->inertia[c], l, b->inverse_inertia.col[c]);
     s->inverse_mass[l] = v->inverse_mass;
+    s->locked_translation[l] = v->locked_translation;
 }
 
 /* The inverse inertia times axis; zero for a body the step does not move (static, kinematic,
@@ -71,6 +73,21 @@ static inline wide_vec angular_response(const setup_body *b, const wide_vec *axi
     return wide_select(b->inverse_mass > lane_splat(0.0f), &turned, &zero);
 }
 
+/* d . (M^-1 d) of the body's linear part: its inverse mass, or where a lane's body has locked
+   translation axes, its inverse mass times the squares of d's free components (a rail along the
+   locked axes takes the rest of the push). */
+static inline lane linear_response(const setup_body *b, const wide_vec *d)
+{
+    lane_mask locked[3];
+    lock_axes(b->locked_translation, locked);
+    lane zero = lane_splat(0.0f);
+    lane free_x = lane_select(locked[0], zero, d->x * d->x);
+    lane free_y = lane_select(locked[1], zero, d->y * d->y);
+    lane free_z = lane_select(locked[2], zero, d->z * d->z);
+    return lane_select(b->locked_translation == zero, b->inverse_mass,
+                       b->inverse_mass * (free_x + free_y + free_z));
+}
+
 /* The row along d at anchors r_a, r_b and its effective mass. */
 static inline lane make_row(wide_row *row, const setup_body *a, const setup_body *b,
                             const wide_vec *r_a, const wide_vec *r_b, const wide_vec *d)
@@ -79,7 +96,7 @@ static inline lane make_row(wide_row *row, const setup_body *a, const setup_body
     row->rb_x = wide_cross(r_b, d);
     row->ia_ra_x = angular_response(a, &row->ra_x);
     row->ib_rb_x = angular_response(b, &row->rb_x);
-    lane k = a->inverse_mass + b->inverse_mass + wide_dot(&row->ra_x, &row->ia_ra_x) +
+    lane k = linear_response(a, d) + linear_response(b, d) + wide_dot(&row->ra_x, &row->ia_ra_x) +
              wide_dot(&row->rb_x, &row->ib_rb_x);
     return inverse_where_positive(k);
 }
@@ -216,6 +233,8 @@ static void prepare(void *batches, int b, const manifold_ref *refs, int count,
         batch->friction[l] = batch->restitution[l] = 0.0f;
     }
     setup_gather(&in, batch, refs, count, setup);
+    lane zero = lane_splat(0.0f);
+    batch->locked = lane_any((in.a.locked_translation != zero) | (in.b.locked_translation != zero));
     lane warm = lane_splat(setup->warm);
     batch->normal = in.normal;
     setup_tangents(&batch->normal, batch->tangent);

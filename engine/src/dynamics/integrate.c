@@ -41,6 +41,7 @@ void velocities_load(const cairn_world *world, body_velocity *velocities)
             .linear = b->linear_velocity,
             .inverse_mass = b->inverse_mass,
             .angular = b->angular_velocity,
+            .locked_translation = (float)body_translation_lock(b),
         };
     }
 }
@@ -104,7 +105,8 @@ void integrate_velocities(cairn_world *world, float h, body_velocity *velocities
         vec3s angular_acceleration = glms_mat3_mulv(b->inverse_inertia, b->torque);
         vec3s v = glms_vec3_add(state->linear, glms_vec3_scale(acceleration, h));
         vec3s w = glms_vec3_add(state->angular, glms_vec3_scale(angular_acceleration, h));
-        state->linear = clamp_length(glms_vec3_scale(v, linear_damping), def->max_linear_speed);
+        state->linear = body_lock_linear(
+            b, clamp_length(glms_vec3_scale(v, linear_damping), def->max_linear_speed));
         state->angular = clamp_length(glms_vec3_scale(w, angular_damping), def->max_angular_speed);
     }
 }

@@ -16,7 +16,10 @@ typedef struct body_velocity {
     vec3s linear;
     float inverse_mass; /* 0 for static, kinematic and sleeping bodies */
     vec3s angular;
-    float unused;
+    /* The body's locked translation axes (body_translation_lock) as a float, 0 to 7: the contact
+       lanes read it with the velocity. Row updates add 0 to it (solver_vec.h), which leaves a
+       whole number as it is. */
+    float locked_translation;
 } body_velocity;
 
 void velocities_load(const cairn_world *world, body_velocity *velocities);

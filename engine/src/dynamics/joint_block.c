@@ -6,8 +6,9 @@
 /* One side's velocity change for an impulse (linear, angular) on it: (m p, A t). */
 static void side_response(const joint_body_state *side, const double *push, double *out)
 {
+    vec3s m = joint_side_inverse_mass(side);
     for (int k = 0; k < 3; ++k)
-        out[k] = (double)side->inverse_mass * push[k];
+        out[k] = (double)m.raw[k] * push[k];
     for (int k = 0; k < 3; ++k) {
         double sum = 0.0;
         for (int c = 0; c < 3; ++c)

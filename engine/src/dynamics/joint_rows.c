@@ -3,12 +3,27 @@
 #include "dynamics/solver_vec.h"
 
 #include <math.h>
+#include <string.h>
 
 static mat3s mat3_add(mat3s a, mat3s b)
 {
     for (int i = 0; i < 3; ++i)
         a.col[i] = glms_vec3_add(a.col[i], b.col[i]);
     return a;
+}
+
+/* v with lanes 0-2 set to +0 along the locked axes (bits X 1, Y 2, Z 4); v itself when none. */
+static v4 lock_lanes(v4 v, uint32_t locked)
+{
+    if (locked == 0)
+        return v;
+    v4i keep = {(locked & 1u) ? 0 : -1, (locked & 2u) ? 0 : -1, (locked & 4u) ? 0 : -1, -1};
+    return (v4)((v4i)v & keep);
+}
+
+vec3s joint_side_inverse_mass(const joint_body_state *side)
+{
+    return v4_to_vec3(lock_lanes(v4_splat(side->inverse_mass), side->locked_translation));
 }
 
 /* The velocity change at a point r of a body per unit impulse there: m I - S A S with
@@ -29,7 +44,7 @@ static void point_response(const joint_body_state *side, v4 r, v4 k[3])
     k[1] = -(sa[2] * x - sa[0] * z);
     k[2] = -(sa[0] * y - sa[1] * x);
     /* the inverse mass on the diagonal only: the other entries keep their bits (and signs) */
-    v4 m = v4_splat(side->inverse_mass);
+    v4 m = lock_lanes(v4_splat(side->inverse_mass), side->locked_translation);
     k[0] = __builtin_shufflevector(k[0], k[0] + m, 4, 1, 2, 3);
     k[1] = __builtin_shufflevector(k[1], k[1] + m, 0, 5, 2, 3);
     k[2] = __builtin_shufflevector(k[2], k[2] + m, 0, 1, 6, 3);
@@ -57,13 +72,15 @@ static void apply_linear(joint_pair *pair, v4 r_a, v4 r_b, v4 impulse)
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
     if (pair->a.inverse_mass > 0.0f) {
         v4_store(va->linear.raw,
-                 v4_load(va->linear.raw) - impulse * v4_splat(pair->a.inverse_mass));
+                 lock_lanes(v4_load(va->linear.raw) - impulse * v4_splat(pair->a.inverse_mass),
+                            pair->a.locked_translation));
         v4_store(va->angular.raw, v4_load(va->angular.raw) - v4_mat3_mulv(&pair->a.inverse_inertia,
                                                                           v4_cross(r_a, impulse)));
     }
     if (pair->b.inverse_mass > 0.0f) {
         v4_store(vb->linear.raw,
-                 v4_load(vb->linear.raw) + impulse * v4_splat(pair->b.inverse_mass));
+                 lock_lanes(v4_load(vb->linear.raw) + impulse * v4_splat(pair->b.inverse_mass),
+                            pair->b.locked_translation));
         v4_store(vb->angular.raw, v4_load(vb->angular.raw) + v4_mat3_mulv(&pair->b.inverse_inertia,
                                                                           v4_cross(r_b, impulse)));
     }
@@ -81,6 +98,24 @@ static void apply_angular(joint_pair *pair, vec3s impulse)
                  v4_load(vb->angular.raw) + v4_mat3_mulv(&pair->b.inverse_inertia, turn));
 }
 
+static void invert_block(const float k[3][3], int n, float out[3][3]);
+
+/* The inverse of the point block K. A zero diagonal entry is an axis along which neither body's
+   anchor can move: a body locked along it (and unable to turn the anchor along it) against a
+   static one, as a 2.5D game's bodies on a joint to the world are along z. That row takes no
+   impulse and the other two are inverted without it (invert_block), where the whole block would
+   count as singular. */
+static mat3s point_mass(mat3s k)
+{
+    if (k.raw[0][0] != 0.0f && k.raw[1][1] != 0.0f && k.raw[2][2] != 0.0f)
+        return inverse_or_zero(k);
+    float out[3][3];
+    invert_block(k.raw, 3, out);
+    mat3s inverse;
+    memcpy(inverse.raw, out, sizeof out);
+    return inverse;
+}
+
 void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error,
                    bool need_mass)
 {
@@ -95,7 +130,7 @@ void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, 
     mat3s k;
     for (int c = 0; c < 3; ++c)
         k.col[c] = v4_to_vec3(k_a[c] + k_b[c]);
-    p->mass = inverse_or_zero(k);
+    p->mass = point_mass(k);
 }
 
 void point_warm_start(const point_part *p, joint_pair *pair)
@@ -259,6 +294,15 @@ void angle_solve_friction(angle_part *p, joint_pair *pair, float max_impulse)
     apply_angular(pair, applied);
 }
 
+/* d . (M_a^-1 + M_b^-1) d: per axis where a side has locked translation axes. */
+static float linear_response(const joint_pair *pair, vec3s d)
+{
+    if (pair->a.locked_translation == 0 && pair->b.locked_translation == 0)
+        return (pair->a.inverse_mass + pair->b.inverse_mass) * glms_vec3_dot(d, d);
+    vec3s m = glms_vec3_add(joint_side_inverse_mass(&pair->a), joint_side_inverse_mass(&pair->b));
+    return glms_vec3_dot(glms_vec3_mul(m, d), d);
+}
+
 static axis_row make_row(const joint_pair *pair, vec3s linear, vec3s angular_a, vec3s angular_b)
 {
     axis_row row = {linear,
@@ -267,8 +311,8 @@ static axis_row make_row(const joint_pair *pair, vec3s linear, vec3s angular_a, 
                     glms_mat3_mulv(pair->a.inverse_inertia, angular_a),
                     glms_mat3_mulv(pair->b.inverse_inertia, angular_b),
                     0.0f};
-    float k = (pair->a.inverse_mass + pair->b.inverse_mass) * glms_vec3_dot(linear, linear) +
-              glms_vec3_dot(angular_a, row.response_a) + glms_vec3_dot(angular_b, row.response_b);
+    float k = linear_response(pair, linear) + glms_vec3_dot(angular_a, row.response_a) +
+              glms_vec3_dot(angular_b, row.response_b);
     row.mass = k > 0.0f ? 1.0f / k : 0.0f;
     return row;
 }
@@ -295,13 +339,15 @@ void axis_row_apply(const axis_row *row, joint_pair *pair, float impulse)
     body_velocity *va = pair->a.velocity, *vb = pair->b.velocity;
     v4 linear = v4_load3(&row->linear), amount = v4_splat(impulse);
     if (pair->a.inverse_mass > 0.0f) { /* as apply_linear */
-        v4_store(va->linear.raw,
-                 v4_load(va->linear.raw) - linear * v4_splat(impulse * pair->a.inverse_mass));
+        v4_store(va->linear.raw, lock_lanes(v4_load(va->linear.raw) -
+                                                linear * v4_splat(impulse * pair->a.inverse_mass),
+                                            pair->a.locked_translation));
         v4_store(va->angular.raw, v4_load(va->angular.raw) - v4_load3(&row->response_a) * amount);
     }
     if (pair->b.inverse_mass > 0.0f) {
-        v4_store(vb->linear.raw,
-                 v4_load(vb->linear.raw) + linear * v4_splat(impulse * pair->b.inverse_mass));
+        v4_store(vb->linear.raw, lock_lanes(v4_load(vb->linear.raw) +
+                                                linear * v4_splat(impulse * pair->b.inverse_mass),
+                                            pair->b.locked_translation));
         v4_store(vb->angular.raw, v4_load(vb->angular.raw) + v4_load3(&row->response_b) * amount);
     }
 }

@@ -11,13 +11,17 @@
 
 /* One body as the rows see it: its velocity in the solver's array, and its response (inverse
    mass and world inverse inertia; zero for static, kinematic and sleeping bodies and the
-   world). */
+   world; the world axes it does not move along). */
 typedef struct joint_body_state {
     body_velocity *velocity;
     float inverse_mass;
     mat3s inverse_inertia;
-    float padding; /* the matrix's columns load as four lanes (solver_vec.h) */
+    float padding;               /* the matrix's columns load as four lanes (solver_vec.h) */
+    uint32_t locked_translation; /* CAIRN_LOCK_TRANSLATION_* bits (body_translation_lock) */
 } joint_body_state;
+
+/* The side's inverse mass along each world axis, in lanes 0-2 (0 along a locked axis). */
+vec3s joint_side_inverse_mass(const joint_body_state *side);
 
 typedef struct joint_pair {
     joint_body_state a, b;

@@ -109,6 +109,7 @@ static const body *side_of(joint_solver *js, uint32_t index, joint_body_state *s
     state->velocity = v;
     state->inverse_mass = v->inverse_mass;
     state->inverse_inertia = v->inverse_mass > 0.0f ? b->inverse_inertia : glms_mat3_zero();
+    state->locked_translation = body_translation_lock(b);
     return b;
 }
 

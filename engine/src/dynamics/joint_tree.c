@@ -271,13 +271,15 @@ static int find_root(int *parent, int i)
     return i;
 }
 
-/* A body with a locked rotation axis has no finite inertia about it, so no mass block (M, the
-   inverse of its inverse inertia): its joints stay with Gauss-Seidel, which needs only M^-1. A
-   free body's world inverse inertia is positive definite, its diagonal positive. */
+/* A body with a locked rotation or translation axis has no finite inertia or mass along it, so
+   no mass block (M, the inverse of its inverse inertia and mass): its joints stay with
+   Gauss-Seidel, which needs only M^-1. A free body's world inverse inertia is positive definite,
+   its diagonal positive. */
 static bool has_mass_block(const joint_body_state *side)
 {
     const mat3s *a = &side->inverse_inertia;
-    return a->raw[0][0] > 0.0f && a->raw[1][1] > 0.0f && a->raw[2][2] > 0.0f;
+    return a->raw[0][0] > 0.0f && a->raw[1][1] > 0.0f && a->raw[2][2] > 0.0f &&
+           side->locked_translation == 0;
 }
 
 static bool tree_can_take(const tree_joint *tj)

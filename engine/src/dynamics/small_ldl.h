@@ -3,15 +3,14 @@
 #ifndef CAIRN_DYNAMICS_SMALL_LDL_H
 #define CAIRN_DYNAMICS_SMALL_LDL_H
 
+#include "core/inline.h"
+
 #include <stdbool.h>
 
 /* The small dense kernels are written once for any n and stamped out for the sizes that
    occur most (a body's 6, a ball joint's 3): with n known the compiler unrolls the loops, and
    the tree's factor and solve spend most of their time here. The order of the operations is
    the same whatever the size, so are the results. */
-#ifndef ALWAYS_INLINE
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#endif
 
 /* Factors the symmetric definite (positive or negative) n x n matrix a in place as L D L^T,
    without pivoting: every block of the elimination is definite (bodies' articulated inertias

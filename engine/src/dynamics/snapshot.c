@@ -32,7 +32,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 9u
+#define SNAPSHOT_VERSION 10u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not its shape. The type and mass properties are
@@ -40,7 +40,8 @@
 typedef struct body_record {
     uint32_t generation;
     uint8_t type, enabled, awake, allow_sleep;
-    uint8_t locked_rotation, unused[3]; /* in what was the transform's alignment padding */
+    uint8_t locked_rotation, locked_translation, unused[2]; /* in what was the transform's
+                                                               alignment padding */
     cairn_transform transform;
     float inverse_mass;
     vec3s local_center;
@@ -126,6 +127,7 @@ static body_record record_of(const cairn_world *w, const body *b)
     r.awake = b->awake;
     r.allow_sleep = b->allow_sleep;
     r.locked_rotation = b->locked_rotation;
+    r.locked_translation = b->locked_translation;
     /* Field by field: the transform's padding (before its 16-byte aligned rotation) would copy
        undefined bytes in, and two snapshots of one state must be the same bytes. */
     r.transform.position = b->transform.position;
@@ -362,7 +364,7 @@ static bool check_sleeper(const cairn_world *w, cursor *c, int i)
     return true;
 }
 
-/* A record's type and mass fit each other and the body's shape. */
+/* A record's type and mass fit each other and the body's shape; its locked axes are axes. */
 static bool valid_mass(const body *b, const body_record *r)
 {
     if (r->type > CAIRN_DYNAMIC || (r->type == CAIRN_DYNAMIC && shape_is_triangles(b->shape)))
@@ -373,7 +375,8 @@ static bool valid_mass(const body *b, const body_record *r)
         finite = finite && is_finite_vec3(r->inertia_local.col[c]) &&
                  is_finite_vec3(r->inverse_inertia_local.col[c]);
     return finite && (dynamic ? r->inverse_mass > 0.0f : r->inverse_mass == 0.0f) &&
-           r->locked_rotation <= CAIRN_LOCK_ROTATION_ALL;
+           r->locked_rotation <= CAIRN_LOCK_ROTATION_ALL &&
+           r->locked_translation <= CAIRN_LOCK_TRANSLATION_ALL;
 }
 
 /* Every body slot must be the world's: alive or dead alike, same generation. */
@@ -412,8 +415,8 @@ static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
                              "after cairn_body_set_shape, before restoring)",
                              i);
         if (!valid_mass(b, &r))
-            return error_set(
-                "cairn_world_restore: body %d has a corrupt type, mass or rotation lock", i);
+            return error_set("cairn_world_restore: body %d has a corrupt type, mass or locked axes",
+                             i);
         if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))
             return error_set("cairn_world_restore: body %d has a corrupt transform", i);
     }
@@ -783,6 +786,7 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     b->inertia_local = r->inertia_local;
     b->inverse_inertia_local = r->inverse_inertia_local;
     b->locked_rotation = r->locked_rotation;
+    b->locked_translation = r->locked_translation;
     b->enabled = r->enabled;
     b->allow_sleep = r->allow_sleep;
     b->transform = r->transform;
