@@ -88,16 +88,18 @@ static inline lane linear_response(const setup_body *b, const wide_vec *d)
                        b->inverse_mass * (free_x + free_y + free_z));
 }
 
-/* The row along d at anchors r_a, r_b and its effective mass. */
+/* The row along d at anchors r_a, r_b and its effective mass; locked: a locked batch's. */
 static inline lane make_row(wide_row *row, const setup_body *a, const setup_body *b,
-                            const wide_vec *r_a, const wide_vec *r_b, const wide_vec *d)
+                            const wide_vec *r_a, const wide_vec *r_b, const wide_vec *d,
+                            bool locked)
 {
     row->ra_x = wide_cross(r_a, d);
     row->rb_x = wide_cross(r_b, d);
     row->ia_ra_x = angular_response(a, &row->ra_x);
     row->ib_rb_x = angular_response(b, &row->rb_x);
-    lane k = linear_response(a, d) + linear_response(b, d) + wide_dot(&row->ra_x, &row->ia_ra_x) +
-             wide_dot(&row->rb_x, &row->ib_rb_x);
+    lane linear =
+        locked ? linear_response(a, d) + linear_response(b, d) : a->inverse_mass + b->inverse_mass;
+    lane k = linear + wide_dot(&row->ra_x, &row->ia_ra_x) + wide_dot(&row->rb_x, &row->ib_rb_x);
     return inverse_where_positive(k);
 }
 
@@ -180,7 +182,7 @@ static void setup_points(wide_batch *batch, const setup_lanes *in, lane warm)
         wide_vec r_a = wide_sub(&in->anchor_a[p], &in->a.center);
         wide_vec r_b = wide_sub(&in->anchor_b[p], &in->b.center);
         pt->base_separation = in->separation[p];
-        pt->mass = make_row(&pt->normal, &in->a, &in->b, &r_a, &r_b, &batch->normal);
+        pt->mass = make_row(&pt->normal, &in->a, &in->b, &r_a, &r_b, &batch->normal, batch->locked);
         pt->relative_velocity = start_velocity(&in->a, &in->b, &pt->normal, &batch->normal);
         pt->pseudo_impulse = lane_splat(0.0f);
         pt->normal_impulse = in->normal_impulse[p] * warm;
@@ -206,8 +208,8 @@ static void setup_friction(wide_batch *batch, const setup_lanes *in, lane warm)
     batch->twist_radius = lane_splat(2.0f / 3.0f) * spread / lane_splat((float)points);
     wide_vec r_a = wide_sub(&centre, &in->a.center), r_b = wide_sub(&centre, &in->b.center);
     for (int k = 0; k < 2; ++k) {
-        batch->friction_mass[k] =
-            make_row(&batch->tangent_row[k], &in->a, &in->b, &r_a, &r_b, &batch->tangent[k]);
+        batch->friction_mass[k] = make_row(&batch->tangent_row[k], &in->a, &in->b, &r_a, &r_b,
+                                           &batch->tangent[k], batch->locked);
         batch->friction_impulse[k] = wide_dot(&in->friction_impulse, &batch->tangent[k]) * warm;
         batch->surface[k] = wide_dot(&in->surface_velocity, &batch->tangent[k]);
     }
