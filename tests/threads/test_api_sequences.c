@@ -221,7 +221,7 @@ typedef enum op_kind {
     OP_RETYPE,         /* a, how: the new type; motion.xf: where a new kinematic body goes */
     OP_MASS,           /* a, motion.scale: density; offset: centre; linear: inertia scales */
     OP_RESHAPE,        /* a, b: the palette shape it takes */
-    OP_LOCK,           /* a, how: the CAIRN_LOCK_ROTATION_* bits */
+    OP_LOCK,           /* a, how: the CAIRN_LOCK_ROTATION_* bits, CAIRN_LOCK_TRANSLATION_* << 3 */
     OP_STEER,          /* a: joint slot; motion.scale: the steering angle */
     OP_KINDS
 } op_kind;
@@ -716,7 +716,8 @@ static bool gen_lock(generator *g, op *o)
 {
     if (!aim(g, o, OP_LOCK, ANY_TYPE, false))
         return false;
-    o->how = rng_int(&g->r, 8);
+    o->how = rng_int(&g->r, 64); /* the rotation bits are the draw mod 8, as before the
+                                    translation bits were drawn */
     return true;
 }
 
@@ -1544,6 +1545,9 @@ static void do_exit(run *r, const op *o)
     cairn_body_id id = r->m.bodies[o->a].id;
     cairn_transform edge = {v3(999999.0f, 5.0f, 0.0f), glms_quat_identity()};
     expect_result(r, cairn_body_set_transform(r->world, id, edge), true, "teleport to the edge");
+    /* a body held along x would stay at the edge */
+    expect_result(r, cairn_body_set_locked_translation(r->world, id, 0u), true,
+                  "cairn_body_set_locked_translation");
     expect_result(r, cairn_body_set_linear_velocity(r->world, id, v3(400, 0, 0)), true,
                   "velocity out of the world");
     r->m.exiting = o->a;
@@ -1913,20 +1917,29 @@ static void do_walk(run *r, const op *o)
     r->m.walk = o->motion.linear;
 }
 
-/* The bits read back; a locked body's angular velocity has no part about a locked axis. */
+/* The bits read back; a locked body's angular and linear velocities have no part about or along
+   a locked axis. */
 static void do_lock(run *r, const op *o)
 {
     const body_slot *s = &r->m.bodies[o->a];
-    uint32_t axes = (uint32_t)o->how;
+    uint32_t axes = (uint32_t)o->how & 7u, held = (uint32_t)o->how >> 3;
     expect_result(r, cairn_body_set_locked_rotation(r->world, s->id, axes), true,
                   "cairn_body_set_locked_rotation");
-    FAIL_IF(cairn_body_locked_rotation(r->world, s->id) != axes,
-            "the lock reads back as %u, set %u", r->seed, r->at, op_name(r),
-            cairn_body_locked_rotation(r->world, s->id), axes);
+    expect_result(r, cairn_body_set_locked_translation(r->world, s->id, held), true,
+                  "cairn_body_set_locked_translation");
+    FAIL_IF(cairn_body_locked_rotation(r->world, s->id) != axes ||
+                cairn_body_locked_translation(r->world, s->id) != held,
+            "the locks read back as %u and %u, set %u and %u", r->seed, r->at, op_name(r),
+            cairn_body_locked_rotation(r->world, s->id),
+            cairn_body_locked_translation(r->world, s->id), axes, held);
     vec3s w = cairn_body_angular_velocity(r->world, s->id);
-    for (int k = 0; k < 3 && s->type == CAIRN_DYNAMIC; ++k)
+    vec3s v = cairn_body_linear_velocity(r->world, s->id);
+    for (int k = 0; k < 3 && s->type == CAIRN_DYNAMIC; ++k) {
         FAIL_IF((axes & (1u << k)) && w.raw[k] != 0.0f, "w[%d] = %g about a locked axis", r->seed,
                 r->at, op_name(r), k, (double)w.raw[k]);
+        FAIL_IF((held & (1u << k)) && v.raw[k] != 0.0f, "v[%d] = %g along a locked axis", r->seed,
+                r->at, op_name(r), k, (double)v.raw[k]);
+    }
 }
 
 /* Steering works on a live wheel joint only, within [-pi/2, pi/2]. */

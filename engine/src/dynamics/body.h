@@ -66,6 +66,20 @@ vec3s body_lock_angular(const body *b, vec3s w);
 uint32_t body_translation_lock(const body *b);
 /* v with its components along the body's locked translation axes set to +0. */
 vec3s body_lock_linear(const body *b, vec3s v);
+/* The least share of a row's direction d (unit) that a body with locked translation axes answers
+   along its free axes, |d_free|^2: the rows' effective masses take the body's inverse mass times
+   body_rail_share(|d_free|^2), exact from 45 degrees off the rail onward. A row nearly along the
+   rail can only be met by moving the body far along the free axes: with the exact share, a
+   contact 0.1 degree off the rail turned a push-out of 3 m/s into 131,072 m/s sideways, and a row
+   along the rail, its mass resting on the body's turning alone, spun it up through a short lever
+   (random API sequences). With the floor a row moves the body at most sqrt 2 times the speed it
+   asks for, less the closer it lies to the rail, which takes the rest (Jolt and Bullet keep the
+   free body's mass for every row: a floor of 1). */
+#define BODY_RAIL_MIN_SHARE 0.5f
+static inline float body_rail_share(float free_share)
+{
+    return free_share > BODY_RAIL_MIN_SHARE ? free_share : BODY_RAIL_MIN_SHARE;
+}
 /* Whether the body-frame inverse inertia is diagonal (spheres, boxes, capsules, cylinders). */
 bool body_inertia_is_diagonal(const body *b);
 /* Mass, centre and inertia from the shape and density (dynamic bodies). */

@@ -75,7 +75,7 @@ static inline wide_vec angular_response(const setup_body *b, const wide_vec *axi
 
 /* d . (M^-1 d) of the body's linear part: its inverse mass, or where a lane's body has locked
    translation axes, its inverse mass times the squares of d's free components (a rail along the
-   locked axes takes the rest of the push). */
+   locked axes takes the rest of the push), through body_rail_share. */
 static inline lane linear_response(const setup_body *b, const wide_vec *d)
 {
     lane_mask locked[3];
@@ -84,8 +84,9 @@ static inline lane linear_response(const setup_body *b, const wide_vec *d)
     lane free_x = lane_select(locked[0], zero, d->x * d->x);
     lane free_y = lane_select(locked[1], zero, d->y * d->y);
     lane free_z = lane_select(locked[2], zero, d->z * d->z);
-    return lane_select(b->locked_translation == zero, b->inverse_mass,
-                       b->inverse_mass * (free_x + free_y + free_z));
+    /* body_rail_share, lane by lane */
+    lane share = lane_max(free_x + free_y + free_z, lane_splat(BODY_RAIL_MIN_SHARE));
+    return lane_select(b->locked_translation == zero, b->inverse_mass, b->inverse_mass * share);
 }
 
 /* The row along d at anchors r_a, r_b and its effective mass; locked: a locked batch's. */

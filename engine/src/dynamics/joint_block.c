@@ -28,6 +28,28 @@ static void block_rates(const tree_joint *rows, float bias_rate, double *out)
     }
 }
 
+/* A side with locked translation axes answers each row along its free axes with at least
+   BODY_RAIL_MIN_SHARE of the row's linear part (body.h): the missing part of that share is added
+   to the row's diagonal, which keeps a row close to the rail from a near-zero pivot. */
+static void add_rail_floor(const joint_body_state *side, const tree_joint *rows, int s, int n,
+                           double *k)
+{
+    if (side->locked_translation == 0)
+        return;
+    for (int i = 0; i < n; ++i) {
+        const float *row = &rows->rows[i].jacobian[s * 6];
+        double length2 = 0.0, free = 0.0;
+        for (int c = 0; c < 3; ++c) {
+            double part = (double)row[c] * (double)row[c];
+            length2 += part;
+            free += side->locked_translation & (1u << c) ? 0.0 : part;
+        }
+        double floor = (double)BODY_RAIL_MIN_SHARE * length2;
+        if (free < floor)
+            k[i * n + i] += (double)side->inverse_mass * (floor - free);
+    }
+}
+
 /* The kernels below are written for any n and stamped out for the two sizes that occur (a
    hinge's or slider's 5 rows, a weld's 6): with n known the compiler unrolls them. */
 ALWAYS_INLINE void factor_n(joint_block *block, const tree_joint *rows, int n)
@@ -50,6 +72,7 @@ ALWAYS_INLINE void factor_n(joint_block *block, const tree_joint *rows, int n)
                     k[i * n + j] += (double)row[c] * response[c];
             }
         }
+        add_rail_floor(sides[s], rows, s, n, k);
     }
     ldl_factor_n(k, n);
 }

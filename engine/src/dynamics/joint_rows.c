@@ -3,7 +3,6 @@
 #include "dynamics/solver_vec.h"
 
 #include <math.h>
-#include <string.h>
 
 static mat3s mat3_add(mat3s a, mat3s b)
 {
@@ -26,6 +25,27 @@ vec3s joint_side_inverse_mass(const joint_body_state *side)
     return v4_to_vec3(lock_lanes(v4_splat(side->inverse_mass), side->locked_translation));
 }
 
+float joint_rail_share(const joint_body_state *side, vec3s d, float length2)
+{
+    if (side->locked_translation == 0 || !(length2 > 0.0f))
+        return 1.0f;
+    float free = 0.0f;
+    for (int c = 0; c < 3; ++c)
+        if (!(side->locked_translation & (1u << c)))
+            free += d.raw[c] * d.raw[c];
+    return body_rail_share(free / length2);
+}
+
+/* The shares (body_rail_share) of the point block's rows, the world axes: 1 along a free axis,
+   BODY_RAIL_MIN_SHARE along a locked one. */
+static vec3s point_rail_shares(uint32_t locked)
+{
+    vec3s shares;
+    for (int c = 0; c < 3; ++c)
+        shares.raw[c] = body_rail_share((locked & (1u << c)) ? 0.0f : 1.0f);
+    return shares;
+}
+
 /* The velocity change at a point r of a body per unit impulse there: m I - S A S with
    A = I^-1 and S v = r x v, as three columns. This runs for every Gauss-Seidel joint at every
    substep: the products are formed with the zeros of S left out, each entry from the same
@@ -44,7 +64,9 @@ static void point_response(const joint_body_state *side, v4 r, v4 k[3])
     k[1] = -(sa[2] * x - sa[0] * z);
     k[2] = -(sa[0] * y - sa[1] * x);
     /* the inverse mass on the diagonal only: the other entries keep their bits (and signs) */
-    v4 m = lock_lanes(v4_splat(side->inverse_mass), side->locked_translation);
+    v4 m = v4_splat(side->inverse_mass);
+    if (side->locked_translation != 0) /* the floor of a row along a locked world axis */
+        m = m * v4_from(point_rail_shares(side->locked_translation));
     k[0] = __builtin_shufflevector(k[0], k[0] + m, 4, 1, 2, 3);
     k[1] = __builtin_shufflevector(k[1], k[1] + m, 0, 5, 2, 3);
     k[2] = __builtin_shufflevector(k[2], k[2] + m, 0, 1, 6, 3);
@@ -98,24 +120,6 @@ static void apply_angular(joint_pair *pair, vec3s impulse)
                  v4_load(vb->angular.raw) + v4_mat3_mulv(&pair->b.inverse_inertia, turn));
 }
 
-static void invert_block(const float k[3][3], int n, float out[3][3]);
-
-/* The inverse of the point block K. A zero diagonal entry is an axis along which neither body's
-   anchor can move: a body locked along it (and unable to turn the anchor along it) against a
-   static one, as a 2.5D game's bodies on a joint to the world are along z. That row takes no
-   impulse and the other two are inverted without it (invert_block), where the whole block would
-   count as singular. */
-static mat3s point_mass(mat3s k)
-{
-    if (k.raw[0][0] != 0.0f && k.raw[1][1] != 0.0f && k.raw[2][2] != 0.0f)
-        return inverse_or_zero(k);
-    float out[3][3];
-    invert_block(k.raw, 3, out);
-    mat3s inverse;
-    memcpy(inverse.raw, out, sizeof out);
-    return inverse;
-}
-
 void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, vec3s error,
                    bool need_mass)
 {
@@ -130,7 +134,7 @@ void point_prepare(point_part *p, const joint_pair *pair, vec3s r_a, vec3s r_b, 
     mat3s k;
     for (int c = 0; c < 3; ++c)
         k.col[c] = v4_to_vec3(k_a[c] + k_b[c]);
-    p->mass = point_mass(k);
+    p->mass = inverse_or_zero(k);
 }
 
 void point_warm_start(const point_part *p, joint_pair *pair)
@@ -297,10 +301,12 @@ void angle_solve_friction(angle_part *p, joint_pair *pair, float max_impulse)
 /* d . (M_a^-1 + M_b^-1) d: per axis where a side has locked translation axes. */
 static float linear_response(const joint_pair *pair, vec3s d)
 {
+    float length2 = glms_vec3_dot(d, d);
     if (pair->a.locked_translation == 0 && pair->b.locked_translation == 0)
-        return (pair->a.inverse_mass + pair->b.inverse_mass) * glms_vec3_dot(d, d);
-    vec3s m = glms_vec3_add(joint_side_inverse_mass(&pair->a), joint_side_inverse_mass(&pair->b));
-    return glms_vec3_dot(glms_vec3_mul(m, d), d);
+        return (pair->a.inverse_mass + pair->b.inverse_mass) * length2;
+    return (pair->a.inverse_mass * joint_rail_share(&pair->a, d, length2) +
+            pair->b.inverse_mass * joint_rail_share(&pair->b, d, length2)) *
+           length2;
 }
 
 static axis_row make_row(const joint_pair *pair, vec3s linear, vec3s angular_a, vec3s angular_b)

@@ -20,8 +20,12 @@ typedef struct joint_body_state {
     uint32_t locked_translation; /* CAIRN_LOCK_TRANSLATION_* bits (body_translation_lock) */
 } joint_body_state;
 
-/* The side's inverse mass along each world axis, in lanes 0-2 (0 along a locked axis). */
+/* The side's inverse mass along each world axis, in lanes 0-2 (0 along a locked axis): how its
+   velocity answers an impulse. */
 vec3s joint_side_inverse_mass(const joint_body_state *side);
+/* The share of a row along d (|d|^2 = length2) that the side answers with its inverse mass:
+   body_rail_share of d's free part, 1 for a side without locked translation axes. */
+float joint_rail_share(const joint_body_state *side, vec3s d, float length2);
 
 typedef struct joint_pair {
     joint_body_state a, b;
