@@ -349,7 +349,8 @@ CAIRN_API uint32_t cairn_body_locked_rotation(const cairn_world *world, cairn_bo
    step never moves its centre of mass along the axis, as if a frictionless rail held it against
    gravity, contacts and joints. Along the free axes it answers with its mass: contacts and
    joints see the per-axis inverse mass (a push at 45 degrees to a locked axis meets twice the
-   mass). A teleport still moves it anywhere. Static and kinematic bodies keep the bits and
+   mass; nearer the rail, as if half the push went along the free axes). A teleport still moves
+   it anywhere. Static and kinematic bodies keep the bits and
    ignore them until made dynamic. Its joints are solved by Gauss-Seidel, not the tree solve
    (joints.md). Wakes the body. False and an error: a stale id, bits beyond
    CAIRN_LOCK_TRANSLATION_ALL, or a call from a step callback. */
