@@ -7,6 +7,8 @@
    input. */
 #include "scene_helpers.h"
 
+#include "core/fnv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -523,6 +525,40 @@ Test(locked_translation, a_snapshot_keeps_the_lock)
     scene_step(world, 60);
     cr_expect_eq(cairn_world_state_hash(world), expected, "the restored world went elsewhere");
     free(buffer);
+    cairn_world_destroy(world);
+}
+
+/* A snapshot whose body record holds translation bits beyond the three axes (8), its checksum
+   fixed, is refused with an error naming the locked axes, and the world is unchanged. The record
+   is found by its flags: dynamic, enabled, awake, no sleep, rotation lock 5, translation lock 6. */
+Test(locked_translation, a_snapshot_with_a_corrupt_lock_is_refused)
+{
+    cairn_world *world = rail_world(v3(0, (float)-SCENE_G, 0), CAIRN_SOFT_STEP);
+    railed_body(world, cairn_shape_sphere(0.5f), scene_at(v3(0, 5, 0)),
+                CAIRN_LOCK_TRANSLATION_Y | CAIRN_LOCK_TRANSLATION_Z,
+                CAIRN_LOCK_ROTATION_X | CAIRN_LOCK_ROTATION_Z, 0.6f, 0.0f);
+    scene_step(world, 3);
+    size_t size = cairn_world_snapshot_size(world);
+    unsigned char *snapshot = malloc(size);
+    cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
+    const unsigned char flags[8] = {CAIRN_DYNAMIC, 1, 1, 0, 5, 6, 0, 0};
+    unsigned char *at = NULL;
+    for (size_t k = 0; k + sizeof flags <= size && !at; ++k)
+        if (memcmp(snapshot + k, flags, sizeof flags) == 0)
+            at = snapshot + k;
+    cr_assert_not_null(at, "the body record is not in the snapshot");
+    at[5] = 8;
+    uint64_t sum = fnv1a(FNV_OFFSET, snapshot, size - sizeof sum);
+    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    uint64_t hash = cairn_world_state_hash(world);
+    cr_expect(!cairn_world_restore(world, snapshot, size), "a lock of 8 was accepted");
+    cr_expect(strstr(cairn_last_error(), "locked axes") != NULL, "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_state_hash(world), hash);
+    at[5] = 6; /* the same snapshot, whole again, is taken */
+    sum = fnv1a(FNV_OFFSET, snapshot, size - sizeof sum);
+    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    cr_expect(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    free(snapshot);
     cairn_world_destroy(world);
 }
 
