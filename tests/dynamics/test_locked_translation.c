@@ -7,7 +7,7 @@
    input. */
 #include "scene_helpers.h"
 
-#include "core/fnv.h"
+#include "snapshot_reseal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +206,29 @@ Test(locked_translation, a_railed_body_struck_off_centre_keeps_momentum_along_it
     cr_expect(z < -0.1, "the free ball stayed at z %g", z);
 }
 
+/* The period of a body swinging through x = 0 over 10 s, measured between upward zero crossings
+   of its x (interpolated within the step); its largest distance from the plane z = z0. */
+static double swing_period(cairn_world *world, cairn_body_id body, double z0, double *z_moved)
+{
+    double last_x = (double)scene_position(world, body).x, first = -1.0, last = -1.0;
+    int crossings = 0;
+    *z_moved = 0.0;
+    for (int step = 1; step <= 600; ++step) {
+        cairn_world_step(world, SCENE_DT);
+        vec3s p = scene_position(world, body);
+        *z_moved = fmax(*z_moved, fabs((double)p.z - z0));
+        if (last_x < 0.0 && (double)p.x >= 0.0) {
+            double t = ((double)step - (double)p.x / ((double)p.x - last_x)) * SCENE_DT;
+            first = first < 0.0 ? t : first;
+            last = t;
+            crossings++;
+        }
+        last_x = (double)p.x;
+    }
+    cr_assert(crossings >= 3, "%d crossings", crossings);
+    return (last - first) / (double)(crossings - 1);
+}
+
 /* Period of small swings of a 0.1 m ball on a joint to the world at (0, 5, 0), measured between
    upward zero crossings of x; the ball's largest distance from its start plane z = z0. rod: a
    ball joint at the pivot (the ball is carried as on a rigid rod, turning with it); else a
@@ -224,25 +247,9 @@ static double bob_period(uint32_t translation, uint32_t rotation, double z0, dou
     def.anchor_a = pivot;
     def.anchor_b = rod ? pivot : at;
     cr_assert(cairn_joint_create(world, &def).generation != 0, "%s", cairn_last_error());
-    double last_x = (double)at.x, first = -1.0, last = -1.0;
-    int crossings = 0;
-    *z_moved = 0.0;
-    for (int step = 1; step <= 600; ++step) {
-        cairn_world_step(world, SCENE_DT);
-        vec3s p = scene_position(world, bob);
-        double dz = fabs((double)p.z - z0);
-        *z_moved = dz > *z_moved ? dz : *z_moved;
-        if (last_x < 0.0 && (double)p.x >= 0.0) {
-            double t = ((double)step - (double)p.x / ((double)p.x - last_x)) * SCENE_DT;
-            first = first < 0.0 ? t : first;
-            last = t;
-            crossings++;
-        }
-        last_x = (double)p.x;
-    }
+    double period = swing_period(world, bob, z0, z_moved);
     cairn_world_destroy(world);
-    cr_assert(crossings >= 3, "%d crossings", crossings);
-    return (last - first) / (double)(crossings - 1);
+    return period;
 }
 
 /* A bob 0.5 m out of the pivot's plane on a 1.118 m string, held in its plane z = 0.5 by the
@@ -262,20 +269,30 @@ Test(locked_translation, a_pendulum_on_a_rail_swings_in_the_rail_plane)
     cr_expect(z_moved > 0.4, "the free bob kept near its plane (%g m)", z_moved);
 }
 
-/* The velocity after one step of a 0.1 m ball at (0, 5, 0) given 1 m/s along x, held by a joint
-   to the world whose direction slants into z, (1, 0, 1) / sqrt 2: a distance joint's rod from
-   (-1, 5, -1), or a slider along it. */
-static vec3s held_velocity(cairn_joint_type type, int mode, uint32_t translation)
+/* A 0.1 m ball at (0, 5, 0) on a joint of the given type to the world: a distance joint's rod
+   from rod_from, or a slider (or another type) at the ball's centre along axis. */
+static cairn_body_id jointed_ball(cairn_world *world, cairn_joint_type type, uint32_t translation,
+                                  vec3s rod_from, vec3s axis)
 {
-    cairn_world *world = rail_world(v3(0, 0, 0), mode);
     cairn_body_id ball = railed_body(world, cairn_shape_sphere(0.1f), scene_at(v3(0, 5, 0)),
                                      translation, 0u, 0.6f, 0.0f);
     cairn_joint_def def = cairn_joint_default_def(type);
     def.body_b = ball;
-    def.anchor_a = type == CAIRN_JOINT_DISTANCE ? v3(-1, 5, -1) : v3(0, 5, 0);
+    def.anchor_a = type == CAIRN_JOINT_DISTANCE ? rod_from : v3(0, 5, 0);
     def.anchor_b = v3(0, 5, 0);
-    def.axis = glms_vec3_normalize(v3(1, 0, 1));
+    def.axis = axis;
     cr_assert(cairn_joint_create(world, &def).generation != 0, "%s", cairn_last_error());
+    return ball;
+}
+
+/* The velocity after one step of the ball given 1 m/s along x, held by a joint to the world whose
+   direction slants into z, (1, 0, 1) / sqrt 2: a distance joint's rod from (-1, 5, -1), or a
+   slider along it. */
+static vec3s held_velocity(cairn_joint_type type, int mode, uint32_t translation)
+{
+    cairn_world *world = rail_world(v3(0, 0, 0), mode);
+    cairn_body_id ball =
+        jointed_ball(world, type, translation, v3(-1, 5, -1), glms_vec3_normalize(v3(1, 0, 1)));
     cr_assert(cairn_body_set_linear_velocity(world, ball, v3(1, 0, 0)));
     cairn_world_step(world, SCENE_DT);
     vec3s v = cairn_body_linear_velocity(world, ball);
@@ -346,24 +363,10 @@ Test(locked_translation, a_hinged_2_5d_bar_swings_as_a_compound_pendulum_in_ever
         def.anchor_a = def.anchor_b = v3(0, 5, 0);
         def.axis = v3(0, 0, 1);
         cr_assert(cairn_joint_create(world, &def).generation != 0, "%s", cairn_last_error());
-        double last_x = 1.0, first = -1.0, last = -1.0;
-        int crossings = 0;
-        for (int step = 1; step <= 600; ++step) {
-            cairn_world_step(world, SCENE_DT);
-            vec3s p = scene_position(world, bar);
-            cr_assert(p.z == 0.0f, "mode %d: z %g", modes[m], (double)p.z);
-            if (last_x < 0.0 && (double)p.x >= 0.0) {
-                double t = ((double)step - (double)p.x / ((double)p.x - last_x)) * SCENE_DT;
-                first = first < 0.0 ? t : first;
-                last = t;
-                crossings++;
-            }
-            last_x = (double)p.x;
-        }
-        cr_assert(crossings >= 3, "mode %d: %d crossings", modes[m], crossings);
-        double period = (last - first) / (double)(crossings - 1);
+        double z_moved, period = swing_period(world, bar, 0.0, &z_moved);
         cr_expect(fabs(period - expected) < 0.005 * expected, "mode %d: T %g s, expected %g s",
                   modes[m], period, expected);
+        cr_expect_eq(z_moved, 0.0, "mode %d: the bar left its plane by %g m", modes[m], z_moved);
         cairn_world_destroy(world);
     }
 }
@@ -429,14 +432,9 @@ static double top_speed(cairn_world *world, cairn_body_id ball)
 static double pulled_speed(cairn_joint_type type, vec3s n, int mode)
 {
     cairn_world *world = rail_world(v3(0, 0, 0), mode);
-    cairn_body_id ball = railed_body(world, cairn_shape_sphere(0.1f), scene_at(v3(0, 5, 0)),
-                                     CAIRN_LOCK_TRANSLATION_Z, 0u, 0.6f, 0.0f);
-    cairn_joint_def def = cairn_joint_default_def(type);
-    def.body_b = ball;
-    def.anchor_a = type == CAIRN_JOINT_DISTANCE ? glms_vec3_sub(v3(0, 5, 0), n) : v3(0, 5, 0);
-    def.anchor_b = v3(0, 5, 0);
-    def.axis = v3(n.z, 0, -n.x); /* the slider's axis, square to n in the xz plane */
-    cr_assert(cairn_joint_create(world, &def).generation != 0, "%s", cairn_last_error());
+    /* the slider's axis is square to n in the xz plane */
+    cairn_body_id ball = jointed_ball(world, type, CAIRN_LOCK_TRANSLATION_Z,
+                                      glms_vec3_sub(v3(0, 5, 0), n), v3(n.z, 0, -n.x));
     cr_assert(cairn_body_set_transform(world, ball, scene_at(v3(0, 5, 0.02f))));
     double top = top_speed(world, ball);
     cairn_world_destroy(world);
@@ -548,15 +546,13 @@ Test(locked_translation, a_snapshot_with_a_corrupt_lock_is_refused)
             at = snapshot + k;
     cr_assert_not_null(at, "the body record is not in the snapshot");
     at[5] = 8;
-    uint64_t sum = fnv1a(FNV_OFFSET, snapshot, size - sizeof sum);
-    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    snapshot_reseal(snapshot, size);
     uint64_t hash = cairn_world_state_hash(world);
     cr_expect(!cairn_world_restore(world, snapshot, size), "a lock of 8 was accepted");
     cr_expect(strstr(cairn_last_error(), "locked axes") != NULL, "%s", cairn_last_error());
     cr_expect_eq(cairn_world_state_hash(world), hash);
     at[5] = 6; /* the same snapshot, whole again, is taken */
-    sum = fnv1a(FNV_OFFSET, snapshot, size - sizeof sum);
-    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    snapshot_reseal(snapshot, size);
     cr_expect(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
     free(snapshot);
     cairn_world_destroy(world);

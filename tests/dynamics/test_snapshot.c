@@ -493,12 +493,7 @@ Test(snapshot, bad_buffers_change_nothing)
 
 #include <stddef.h>
 
-#include "core/fnv.h"
-
-static uint64_t fnv(const unsigned char *bytes, size_t n)
-{
-    return fnv1a(FNV_OFFSET, bytes, n);
-}
+#include "snapshot_reseal.h"
 
 /* A body's type and mass are state now (cairn_body_set_type, set_mass_properties): a snapshot
    rewritten with a negative inverse mass (found by its value, a mass of 3 kg set before the
@@ -518,8 +513,7 @@ Test(snapshot, a_checksummed_but_impossible_mass_is_refused)
             at = snapshot + k;
     cr_assert_not_null(at, "the inverse mass is not in the snapshot");
     memcpy(at, &negative, sizeof negative);
-    uint64_t sum = fnv(snapshot, size - sizeof sum);
-    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    snapshot_reseal(snapshot, size);
     expect_refused(world, snapshot, size, "corrupt type, mass");
     free(snapshot);
     cairn_world_destroy(world);
@@ -534,8 +528,7 @@ Test(snapshot, a_checksummed_but_corrupt_joint_is_refused)
     unsigned char *last = snapshot + size - sizeof(uint64_t) - sizeof(joint);
     uint32_t nowhere = 100000;
     memcpy(last + offsetof(joint, body_b), &nowhere, sizeof nowhere);
-    uint64_t sum = fnv(snapshot, size - sizeof sum);
-    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    snapshot_reseal(snapshot, size);
     expect_refused(world, snapshot, size, "is corrupt");
     free(snapshot);
     cairn_world_destroy(world);
@@ -566,8 +559,7 @@ Test(snapshot, a_checksummed_but_impossible_pair_gap_is_refused)
     cr_assert_not_null(at, "the gap is not in the snapshot");
     float impossible = -1.0f;
     memcpy(at, &impossible, sizeof impossible);
-    uint64_t sum = fnv(snapshot, size - sizeof sum);
-    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    snapshot_reseal(snapshot, size);
     expect_refused(world, snapshot, size, "pair-cache gap");
     free(snapshot);
     cairn_world_destroy(world);

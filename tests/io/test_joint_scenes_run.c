@@ -1,44 +1,12 @@
 /* The jointed demo scenes run: chains keep their ball joints together, 40 ragdolls fall down the
    staircase without a NaN, and the other jointed scenes stay finite. */
 #define _POSIX_C_SOURCE 200809L
-#include <cairn/io.h>
+#include "named_scene.h"
 
-#include <criterion/criterion.h>
 #include <math.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #define SCENES CAIRN_SOURCE_DIR "/demos/scenes/"
-#define MAX    600
-
-typedef struct scene {
-    cairn_world *world;
-    int bodies;
-    char names[MAX][CAIRN_IO_NAME_CAPACITY];
-    cairn_body_id ids[MAX];
-} scene;
-
-static void keep(void *user, const cairn_scene_body *body)
-{
-    scene *s = user;
-    cr_assert_lt(s->bodies, MAX);
-    snprintf(s->names[s->bodies], CAIRN_IO_NAME_CAPACITY, "%s", body->name);
-    s->ids[s->bodies++] = body->id;
-}
-
-static scene *load_path(const char *path)
-{
-    static scene s;
-    memset(&s, 0, sizeof s);
-    cairn_scene_options options = cairn_scene_default_options();
-    options.on_body = keep;
-    options.user = &s;
-    cairn_io_error err;
-    cr_assert(cairn_scene_load_ex(path, &options, &s.world, &err), "%s:%d:%d: %s", err.file,
-              err.line, err.column, err.message);
-    return &s;
-}
 
 static scene *load(const char *name)
 {

@@ -2,28 +2,9 @@
    translation held along z and its rotation about x and y, and over ten seconds, as three balls
    roll down a ramp tilted along z too and push the crates along, none leaves the plane z = 0 or
    turns out of it, to the bit. */
-#include <cairn/io.h>
-
-#include <criterion/criterion.h>
-#include <stdio.h>
-#include <string.h>
+#include "named_scene.h"
 
 #define SCENE CAIRN_SOURCE_DIR "/demos/scenes/plane_2_5d.yaml"
-#define MAX   32
-
-typedef struct scene {
-    int bodies;
-    char names[MAX][CAIRN_IO_NAME_CAPACITY];
-    cairn_body_id ids[MAX];
-} scene;
-
-static void keep(void *user, const cairn_scene_body *body)
-{
-    scene *s = user;
-    cr_assert_lt(s->bodies, MAX);
-    snprintf(s->names[s->bodies], CAIRN_IO_NAME_CAPACITY, "%s", body->name);
-    s->ids[s->bodies++] = body->id;
-}
 
 static bool in_plane(cairn_transform xf)
 {
@@ -32,40 +13,34 @@ static bool in_plane(cairn_transform xf)
 
 Test(scene_plane, the_2_5d_scene_stays_in_its_plane)
 {
-    scene s = {0};
-    cairn_scene_options options = cairn_scene_default_options();
-    options.on_body = keep;
-    options.user = &s;
-    cairn_world *world = NULL;
-    cairn_io_error err;
-    cr_assert(cairn_scene_load_ex(SCENE, &options, &world, &err), "%s:%d:%d: %s", err.file,
-              err.line, err.column, err.message);
-    vec3s start[MAX];
+    const scene *s = load_path(SCENE);
+    cairn_world *world = s->world;
+    vec3s start[NAMED_SCENE_MAX];
     int dynamic = 0;
-    for (int i = 0; i < s.bodies; ++i) {
-        start[i] = cairn_body_transform(world, s.ids[i]).position;
-        if (cairn_body_get_type(world, s.ids[i]) != CAIRN_DYNAMIC)
+    for (int i = 0; i < s->bodies; ++i) {
+        start[i] = cairn_body_transform(world, s->ids[i]).position;
+        if (cairn_body_get_type(world, s->ids[i]) != CAIRN_DYNAMIC)
             continue;
         dynamic++;
-        cr_expect_eq(cairn_body_locked_translation(world, s.ids[i]), CAIRN_LOCK_TRANSLATION_Z, "%s",
-                     s.names[i]);
-        cr_expect_eq(cairn_body_locked_rotation(world, s.ids[i]),
-                     CAIRN_LOCK_ROTATION_X | CAIRN_LOCK_ROTATION_Y, "%s", s.names[i]);
+        cr_expect_eq(cairn_body_locked_translation(world, s->ids[i]), CAIRN_LOCK_TRANSLATION_Z,
+                     "%s", s->names[i]);
+        cr_expect_eq(cairn_body_locked_rotation(world, s->ids[i]),
+                     CAIRN_LOCK_ROTATION_X | CAIRN_LOCK_ROTATION_Y, "%s", s->names[i]);
     }
     cr_expect_eq(dynamic, 13, "ten crates and three balls");
     for (int step = 0; step < 600; ++step) {
         cairn_world_step(world, 1.0f / 60.0f);
-        for (int i = 0; i < s.bodies; ++i)
-            cr_assert(in_plane(cairn_body_transform(world, s.ids[i])) ||
-                          cairn_body_get_type(world, s.ids[i]) != CAIRN_DYNAMIC,
-                      "step %d: %s left the plane", step, s.names[i]);
+        for (int i = 0; i < s->bodies; ++i)
+            cr_assert(in_plane(cairn_body_transform(world, s->ids[i])) ||
+                          cairn_body_get_type(world, s->ids[i]) != CAIRN_DYNAMIC,
+                      "step %d: %s left the plane", step, s->names[i]);
     }
     double ball_run = 0.0, crate_push = 0.0;
-    for (int i = 0; i < s.bodies; ++i) {
-        double moved = (double)(cairn_body_transform(world, s.ids[i]).position.x - start[i].x);
-        if (strncmp(s.names[i], "ball", 4) == 0)
+    for (int i = 0; i < s->bodies; ++i) {
+        double moved = (double)(cairn_body_transform(world, s->ids[i]).position.x - start[i].x);
+        if (strncmp(s->names[i], "ball", 4) == 0)
             ball_run = moved > ball_run ? moved : ball_run;
-        if (strncmp(s.names[i], "crate", 5) == 0)
+        if (strncmp(s->names[i], "crate", 5) == 0)
             crate_push = moved > crate_push ? moved : crate_push;
     }
     cr_expect(ball_run > 10.0, "the balls rolled %g m along x", ball_run);

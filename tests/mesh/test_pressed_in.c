@@ -17,7 +17,7 @@
 #include <criterion/criterion.h>
 
 #include "collision/mesh_collide.h"
-#include "core/fnv.h"
+#include "dynamics/snapshot_reseal.h"
 #include "dynamics/world_state.h" /* to give a contact's touched list a value to find */
 #include "mesh/mesh_helpers.h"
 
@@ -317,8 +317,7 @@ Test(pressed_in, a_snapshot_with_too_many_touched_triangles_is_refused)
             at = snapshot + k;
     cr_assert_not_null(at, "the touched list is not in the snapshot");
     *at = 17;
-    uint64_t sum = fnv1a(FNV_OFFSET, snapshot, size - sizeof sum);
-    memcpy(snapshot + size - sizeof sum, &sum, sizeof sum);
+    snapshot_reseal(snapshot, size);
     uint64_t hash = cairn_world_state_hash(world);
     cr_expect(!cairn_world_restore(world, snapshot, size), "17 touched triangles were accepted");
     cr_expect(strstr(cairn_last_error(), "touched triangles") != NULL, "%s", cairn_last_error());
