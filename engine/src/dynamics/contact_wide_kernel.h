@@ -276,7 +276,7 @@ ALWAYS_INLINE void warm_start_batch(wide_batch *b, const contact_pass *p, bool l
 
 static void warm_start(void *batches, int start, int end, const contact_pass *p)
 {
-    FOR_EACH_BATCH(batches, start, end, warm_start_batch, p)
+    FOR_EACH_BATCH(batches, start, end, warm_start_batch, p);
 }
 
 /* ---- velocity passes ---- */
@@ -392,8 +392,10 @@ ALWAYS_INLINE void solve_batch(wide_batch *b, const contact_pass *p, bool locked
     scatter_velocities(p->velocities, b->body_b, &vb);
 }
 
-static void solve(void *batches, int start, int end,
-                  const contact_pass *p){FOR_EACH_BATCH(batches, start, end, solve_batch, p)}
+static void solve(void *batches, int start, int end, const contact_pass *p)
+{
+    FOR_EACH_BATCH(batches, start, end, solve_batch, p);
+}
 
 /* ---- split impulse: penetrating points pushed apart through pseudo-velocities only ---- */
 
@@ -431,8 +433,10 @@ ALWAYS_INLINE void pseudo_batch(wide_batch *b, const contact_pass *p, bool locke
     scatter_pseudo(p->pseudo, b->body_b, &pb);
 }
 
-static void pseudo(void *batches, int start, int end,
-                   const contact_pass *p){FOR_EACH_BATCH(batches, start, end, pseudo_batch, p)}
+static void pseudo(void *batches, int start, int end, const contact_pass *p)
+{
+    FOR_EACH_BATCH(batches, start, end, pseudo_batch, p);
+}
 
 /* ---- restitution: after the substeps, bouncing points get restitution times their approach ----
  */
@@ -465,7 +469,7 @@ ALWAYS_INLINE void restitution_batch(wide_batch *b, const contact_pass *p, bool 
 
 static void restitution(void *batches, int start, int end, const contact_pass *p)
 {
-    FOR_EACH_BATCH(batches, start, end, restitution_batch, p)
+    FOR_EACH_BATCH(batches, start, end, restitution_batch, p);
 }
 
 const contact_wide_ops CONTACT_WIDE_OPS = {
