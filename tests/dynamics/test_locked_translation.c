@@ -1,10 +1,11 @@
 /* Locked translation axes (cairn_body_def.locked_translation, cairn_body_set_locked_translation):
    each against an analytic answer with the lock as a frictionless rail, and against the free
    body's answer where that differs, so that a lock that does nothing fails. Contacts (the rail
-   changes the effective mass: a bounce off a slanted wall, a slide down a slanted ramp), joints
-   (a pendulum held in its plane, a 2.5D pendulum whose point block has a dead row, a hinged bar in
-   the three position-correction modes), a 2.5D stack, API calls, type changes, snapshots and bad
-   input. */
+   changes the effective mass: a bounce off a slanted wall, a slide down a slanted ramp, momentum
+   kept along the free axes), joints (a pendulum held in its plane, a 2.5D pendulum whose point
+   block would have a dead row, a hinged bar in the three position-correction modes, a slanted rod
+   or slider), rows nearly along the rail (the floor on their effective mass), a 2.5D stack, API
+   calls, type changes, snapshots and bad input. */
 #include "scene_helpers.h"
 
 #include "snapshot_reseal.h"
