@@ -15,8 +15,8 @@ static void bounce(int held)
     def.type = CAIRN_STATIC;
     def.shape = cairn_shape_box((vec3s){{0.25f, 5, 5}}, 0.0f);
     def.transform.position = (vec3s){{-sqrtf(2.0f), 0, -sqrtf(2.0f)}};
-    def.transform.rotation = (versors){{0, -sinf(0.125f * 3.14159265f), 0,
-                                        cosf(0.125f * 3.14159265f)}};
+    def.transform.rotation =
+        (versors){{0, -sinf(0.125f * 3.14159265f), 0, cosf(0.125f * 3.14159265f)}};
     def.friction = 0.0f;
     def.restitution = 1.0f;
     cairn_body_create(world, &def);
