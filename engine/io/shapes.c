@@ -269,8 +269,8 @@ bool io_read_body_shape(const io_reader *reader, struct fy_node *node, const cha
 bool io_read_material(const io_reader *reader, struct fy_node *node, const char *what,
                       cairn_body_def *def)
 {
-    static const char *const keys[] = {"friction", "restitution"};
-    if (!io_expect_mapping(reader, node, what) || !io_check_keys(reader, node, what, keys, 2))
+    static const char *const keys[] = {"friction", "restitution", "rolling_resistance"};
+    if (!io_expect_mapping(reader, node, what) || !io_check_keys(reader, node, what, keys, 3))
         return false;
     char name[IO_WHAT_CAPACITY];
     struct fy_node *friction = io_lookup(node, "friction");
@@ -280,6 +280,11 @@ bool io_read_material(const io_reader *reader, struct fy_node *node, const char 
         return false;
     struct fy_node *restitution = io_lookup(node, "restitution");
     io_join(name, sizeof name, what, "restitution", 11);
-    return restitution == NULL ||
-           io_read_float(reader, restitution, name, 0.0f, 1.0f, &def->restitution);
+    if (restitution != NULL &&
+        !io_read_float(reader, restitution, name, 0.0f, 1.0f, &def->restitution))
+        return false;
+    struct fy_node *rolling = io_lookup(node, "rolling_resistance");
+    io_join(name, sizeof name, what, "rolling_resistance", 18);
+    return rolling == NULL ||
+           io_read_float(reader, rolling, name, 0.0f, 1.0f, &def->rolling_resistance);
 }

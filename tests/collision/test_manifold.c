@@ -110,3 +110,50 @@ Test(manifold, crossed_arms_of_the_l_block_pile)
                        -1000 * (double)deepest(&m), -1000 * (double)q.distance);
     cairn_shape_release(arm);
 }
+
+/* A capsule or a cylinder (radius 0.5 m, its axis 1 m long along z) lying on a 200 m box,
+   turned about its own axis by each of 720 angles, each shape as A and as B: every manifold point
+   lies under the body, within its half-length (plus a millimetre) along the axis and within
+   1 cm across it. The side's segment and the box's face tie in alignment; where rounding made
+   the segment the clipping reference, its two end planes left the face's corners, points 100 m
+   out (a rolling capsule's friction then stopped it turning within a step). */
+Test(manifold, a_segment_lying_on_a_face_has_its_points_under_it)
+{
+    cairn_shape *ground = cairn_shape_box((vec3s){{100.0f, 1.0f, 100.0f}}, 0.0f);
+    cairn_shape *sides[2] = {cairn_shape_capsule(0.5f, 0.5f),
+                             cairn_shape_cylinder(0.5f, 0.5f, 0.05f)};
+    float reach[2] = {0.5f, 0.5f}; /* half of the segment along the axis */
+    cairn_transform floor_xf = oracle_transform(0, -1, 0, glms_quat_identity());
+    int built = 0, outside = 0;
+    double worst = 0;
+    for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 720; ++k) {
+            /* lying along z (its local y turned onto z), then rolled about z */
+            versors lie = glms_quatv(GLM_PI_2f, (vec3s){{1, 0, 0}});
+            versors roll = glms_quatv(2.0f * GLM_PIf * (float)k / 720.0f, (vec3s){{0, 0, 1}});
+            cairn_transform body = oracle_transform(0.3, 0.499, 0, glms_quat_mul(roll, lie));
+            for (int order = 0; order < 2; ++order) {
+                const cairn_shape *a = order ? sides[s] : ground, *b = order ? ground : sides[s];
+                cairn_transform xa = order ? body : floor_xf, xb = order ? floor_xf : body;
+                cairn_query_result q;
+                cr_assert(cairn_collide(a, xa, b, xb, NULL, &q), "%s", cairn_last_error());
+                manifold m;
+                manifold_build(a, xa, b, xb, &q, 0.02f, &m);
+                built += m.point_count > 0;
+                for (int i = 0; i < m.point_count; ++i) {
+                    vec3s p = m.points[i].anchor_a;
+                    double across = fabs((double)p.x - 0.3), along = fabs((double)p.z);
+                    double off = fmax(across - 0.01, along - (double)reach[s] - 1e-3);
+                    outside += off > 0.0;
+                    worst = fmax(worst, off);
+                }
+            }
+        }
+    cr_expect_eq(built, 2 * 720 * 2, "%d of %d poses had no manifold", 2 * 720 * 2 - built,
+                 2 * 720 * 2);
+    cr_expect_eq(outside, 0, "%d points outside the body's footprint, the worst by %.3f m", outside,
+                 worst);
+    cairn_shape_release(ground);
+    cairn_shape_release(sides[0]);
+    cairn_shape_release(sides[1]);
+}

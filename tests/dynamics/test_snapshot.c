@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A floor, a pile of boxes, spheres and capsules falling on a stack, a chain and a welded pair
-   that a ball breaks apart a little later. */
+/* A floor, a pile of boxes, spheres and capsules (with rolling resistance) falling on a stack, a
+   chain and a welded pair that a ball breaks apart a little later. */
 static cairn_world *build(void)
 {
     cairn_world *world = scene_default_world();
@@ -24,8 +24,11 @@ static cairn_world *build(void)
         cairn_shape *shape = i % 3 == 0   ? cairn_shape_sphere(0.2f)
                              : i % 3 == 1 ? cairn_shape_box(v3(0.2f, 0.15f, 0.2f), 0.02f)
                                           : cairn_shape_capsule(0.15f, 0.12f);
-        scene_body(world, shape, CAIRN_DYNAMIC, scene_at(v3(x, 7.0f + 0.5f * (float)(i / 20), z)),
-                   800.0f, 0.5f, 0.2f);
+        cairn_body_id piece =
+            scene_body(world, shape, CAIRN_DYNAMIC,
+                       scene_at(v3(x, 7.0f + 0.5f * (float)(i / 20), z)), 800.0f, 0.5f, 0.2f);
+        /* the pile's balls and capsules roll to a stop, as a game's would */
+        cr_assert(cairn_body_set_rolling_resistance(world, piece, 0.05f));
     }
     cairn_body_id previous = {0, 0};
     for (int i = 0; i < 6; ++i) { /* a chain from the world, swinging */

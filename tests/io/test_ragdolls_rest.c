@@ -10,10 +10,11 @@
 #define SCENE CAIRN_SOURCE_DIR "/demos/scenes/ragdolls.yaml"
 /* Ragdolls come to rest jammed against stair edges: contacts push parts one way, soft joint
    rows pull them back, and the two soft constraints settle apart. Measured at rest: limits
-   overshot by up to 0.073 rad (4 degrees), hinge axes tilted by up to 0.109 rad (6 degrees);
+   overshot by up to 0.101 rad (6 degrees), hinge axes tilted by up to 0.115 rad (7 degrees);
    one more Gauss-Seidel pass over the joints changes nothing, so it is the balance of two soft
-   constraints, not convergence. */
-#define TOLERANCE 0.1f  /* rad past a limit */
+   constraints, not convergence. (Up to session 41 the overshoot was 0.073 rad: the capsule
+   limbs' contacts were then clipped wrongly, with points far outside the limbs, manifold.c.) */
+#define TOLERANCE 0.12f /* rad past a limit */
 #define MAX_TILT  0.15f /* rad between a hinge's axes */
 
 enum { MAX_JOINTS = 512 };

@@ -1,6 +1,6 @@
 /* Scene files carry the body API's keys (sensor, layer, mask, gravity_scale, damping, enabled,
-   locked_rotation, locked_translation) onto the bodies, and a bad value of each is an error with
-   file, line and column. */
+   locked_rotation, locked_translation, material.rolling_resistance) onto the bodies, and a bad
+   value of each is an error with file, line and column. */
 #include <cairn/io.h>
 
 #include <criterion/criterion.h>
@@ -33,6 +33,8 @@ Test(scene_body_keys, keys_reach_the_bodies)
     cr_expect_eq(cairn_body_locked_rotation(world, ids[0]), 0u);
     cr_expect_eq(cairn_body_locked_translation(world, ids[1]), CAIRN_LOCK_TRANSLATION_Y);
     cr_expect_eq(cairn_body_locked_translation(world, ids[0]), 0u);
+    cr_expect_eq(cairn_body_rolling_resistance(world, ids[1]), 0.04f);
+    cr_expect_eq(cairn_body_rolling_resistance(world, ids[0]), 0.0f);
     cairn_world_destroy(world);
 }
 
@@ -70,4 +72,6 @@ Test(scene_body_keys, bad_values_have_positions)
                  "bodies[0].locked_translation must be a sequence, got a scalar");
     expect_error("scene_twice_locked_translation.yaml", 3, 32,
                  "bodies[0].locked_translation[2]: axis z is listed twice");
+    expect_error("scene_bad_rolling_resistance.yaml", 3, 37,
+                 "bodies[0].material.rolling_resistance = 1.5 is outside [0, 1]");
 }

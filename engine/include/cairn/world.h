@@ -158,6 +158,12 @@ typedef struct cairn_body_def {
        with locked_rotation X | Y, Z keeps a 2.5D game's bodies in the plane z = constant. See
        cairn_body_set_locked_translation. */
     uint32_t locked_translation;
+    /* Resistance to rolling, [0, 1], default 0 (none): a contact's rolling torque is held to
+       rolling_resistance x its normal force x the rolling radius (the distance from the moving
+       body's centre of mass to the contact plane), so a ball rolling on the flat slows at
+       5/7 x rolling_resistance x g and stays put on a slope up to atan(rolling_resistance). A
+       pair takes the larger of its bodies' values. E.g. 0.02 for a ball on grass. */
+    float rolling_resistance;
 } cairn_body_def;
 
 /* Defaults for every field (see each field's comment); set shape before creating. */
@@ -376,6 +382,11 @@ CAIRN_API bool cairn_body_set_restitution(cairn_world *world, cairn_body_id body
                                           float restitution);
 CAIRN_API float cairn_body_friction(const cairn_world *world, cairn_body_id body);
 CAIRN_API float cairn_body_restitution(const cairn_world *world, cairn_body_id body);
+/* See cairn_body_def.rolling_resistance: [0, 1], else false and an error; the body's contacts
+   take the new value at the next step. */
+CAIRN_API bool cairn_body_set_rolling_resistance(cairn_world *world, cairn_body_id body,
+                                                 float rolling_resistance);
+CAIRN_API float cairn_body_rolling_resistance(const cairn_world *world, cairn_body_id body);
 CAIRN_API bool cairn_body_set_user_data(cairn_world *world, cairn_body_id body, void *user_data);
 /* Collision filter bits (see cairn_body_def.layer); pairs that exist already are refiltered at
    the next step (a pair the new bits reject ends its touch then). */
@@ -440,29 +451,31 @@ CAIRN_API bool cairn_world_set_pair_filter(cairn_world *world, cairn_pair_filter
 /* ---- contact modification ---- */
 
 /* One touching contact as the pre-solve callback sees it: the bodies and the manifold are read
-   only; enabled, friction, restitution and surface_velocity may be changed, for this step. */
+   only; enabled, friction, restitution, surface_velocity and rolling_resistance may be changed,
+   for this step. */
 typedef struct cairn_contact_modify {
     cairn_body_id body_a, body_b;
-    vec3s normal;           /* unit, world, from A to B */
-    int point_count;        /* of the deepest manifold, 1 to 4 */
-    vec3s points[4];        /* world, on A */
-    float separations[4];   /* m, < 0 when penetrating */
-    bool enabled;           /* true; false: the solver ignores the contact this step (events
-                               are still reported: it still touches) */
-    float friction;         /* the combined value, >= 0 */
-    float restitution;      /* the combined value, [0, 1] */
-    vec3s surface_velocity; /* m/s, world: the sliding velocity of B's surface against A's that
-                               friction drives towards (its part along the normal is ignored):
-                               a conveyor belt that is body A moves its load at +v; one that is
-                               body B at -v. Default 0 */
+    vec3s normal;             /* unit, world, from A to B */
+    int point_count;          /* of the deepest manifold, 1 to 4 */
+    vec3s points[4];          /* world, on A */
+    float separations[4];     /* m, < 0 when penetrating */
+    bool enabled;             /* true; false: the solver ignores the contact this step (events
+                                 are still reported: it still touches) */
+    float friction;           /* the combined value, >= 0 */
+    float restitution;        /* the combined value, [0, 1] */
+    vec3s surface_velocity;   /* m/s, world: the sliding velocity of B's surface against A's that
+                                 friction drives towards (its part along the normal is ignored):
+                                 a conveyor belt that is body A moves its load at +v; one that is
+                                 body B at -v. Default 0 */
+    float rolling_resistance; /* the combined value, [0, 1] (cairn_body_def.rolling_resistance) */
 } cairn_contact_modify;
 
 /* Called once per step for every touching contact of an awake body (in the narrow phase,
    after the manifold is built, in body-pair order), before the solver; values it writes out of
-   range are clamped (friction >= 0, restitution in [0, 1], a non-finite surface velocity is
-   taken as 0). It runs on the thread that steps the world, whatever the worker count (after the
-   workers built the manifolds). It may read the world; a call that would change it (bodies,
-   joints, characters, settings, a step) is refused with an error and changes nothing. */
+   range are clamped (friction >= 0, restitution and rolling resistance in [0, 1], a non-finite
+   surface velocity is taken as 0). It runs on the thread that steps the world, whatever the worker
+   count (after the workers built the manifolds). It may read the world; a call that would change it
+   (bodies, joints, characters, settings, a step) is refused with an error and changes nothing. */
 typedef void cairn_presolve_fn(cairn_contact_modify *contact, void *context);
 /* Installs the callback (NULL removes it, and every contact takes its materials' values
    again). False and an error for a NULL world. */

@@ -124,6 +124,7 @@ int cluster_set_write(cluster_set *set, manifold out[CONTACT_MAX_MANIFOLDS])
         m->normal = k->normal;
         m->friction_impulse = glms_vec3_zero();
         m->twist_impulse = 0.0f;
+        m->rolling_impulse = glms_vec3_zero();
         m->point_count = cluster_reduce(k, m->points);
         written += m->point_count > 0;
     }

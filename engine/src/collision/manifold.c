@@ -289,19 +289,35 @@ static int reduce(const candidate *c, int count, vec3s normal, int *keep)
    pair is the contact. */
 static const float reference_cosine = 0.5f;
 
+/* Whether A's feature is the reference: the better aligned one, except that a segment never
+   clips a polygon. A segment bounds what it clips only at its two end planes: a polygon clipped
+   by it keeps its whole width. A capsule or a cylinder lying on a face ties with the face's
+   alignment, and where rounding picked the segment, the points were the corners of the face
+   across the whole strip under it (a capsule rolling on a 200 m box had points 100 m out, whose
+   friction stopped it turning within a step). *usable: false for a segment over a polygon that
+   does not face the normal (the query's witness pair is the contact then). */
+static bool a_is_reference_of(const feature *fa, const feature *fb, float align_a, float align_b,
+                              bool *usable)
+{
+    bool a_over_segment = fa->count >= 3 && fb->count == 2;
+    bool b_over_segment = fb->count >= 3 && fa->count == 2;
+    bool a_reference = a_over_segment || (!b_over_segment && align_a >= align_b);
+    *usable = (a_reference ? align_a : align_b) >= reference_cosine;
+    return a_reference;
+}
+
 /* Points from clipping, none deeper than depth_floor; false when there is nothing to clip (a
-   point feature), no face faces the normal, or nothing is left. a_over_segment: A's face is the
-   reference over a segment of B whenever it faces the normal (manifold_build_triangle). */
+   point feature), no face faces the normal, or nothing is left. */
 static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal, float speculative,
-                              float depth_floor, bool a_over_segment, candidate *out)
+                              float depth_floor, candidate *out)
 {
     float align_a = fabsf(glms_vec3_dot(fa->normal, normal));
     float align_b = fabsf(glms_vec3_dot(fb->normal, normal));
-    bool a_is_reference =
-        align_a >= align_b || (a_over_segment && fb->count == 2 && align_a >= reference_cosine);
-    float alignment = a_is_reference ? align_a : align_b;
-    if (alignment < reference_cosine)
+    bool usable;
+    bool a_is_reference = a_is_reference_of(fa, fb, align_a, align_b, &usable);
+    if (!usable)
         return 0;
+    float alignment = a_is_reference ? align_a : align_b;
     const feature *reference = a_is_reference ? fa : fb;
     const feature *incident = a_is_reference ? fb : fa;
     feature clipped;
@@ -331,16 +347,16 @@ static int clipped_candidates(const feature *fa, const feature *fb, vec3s normal
     return count;
 }
 
-/* manifold_build, with or without the query's witness pair when clipping leaves nothing, and
-   with A's face over a segment of B or not (clipped_candidates). */
+/* manifold_build, with or without the query's witness pair when clipping leaves nothing. */
 static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
                  const cairn_query_result *query, float speculative_distance, bool witness,
-                 bool a_over_segment, manifold *out)
+                 manifold *out)
 {
     out->point_count = 0;
     out->normal = query->normal;
     out->friction_impulse = glms_vec3_zero();
     out->twist_impulse = 0.0f;
+    out->rolling_impulse = glms_vec3_zero();
     if (query->distance > speculative_distance)
         return 0;
     xa = xform_unit(xa);
@@ -350,8 +366,8 @@ static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
     candidate c[FEATURE_MAX];
     int count = 0;
     if (fa.count >= 2 && fb.count >= 2)
-        count = clipped_candidates(&fa, &fb, query->normal, speculative_distance, query->distance,
-                                   a_over_segment, c);
+        count =
+            clipped_candidates(&fa, &fb, query->normal, speculative_distance, query->distance, c);
     if (count == 0 && witness) {
         /* A point feature, no face facing the normal, or clipping left nothing: the query's
            witness pair. (Adding it to clipped points whenever they came out shallower than the
@@ -384,21 +400,14 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    cairn_transform xb, const cairn_query_result *query, float speculative_distance,
                    manifold *out)
 {
-    return build(a, xa, b, xb, query, speculative_distance, true, false, out);
+    return build(a, xa, b, xb, query, speculative_distance, true, out);
 }
 
 int manifold_build_clipped(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                            cairn_transform xb, const cairn_query_result *query,
                            float speculative_distance, manifold *out)
 {
-    return build(a, xa, b, xb, query, speculative_distance, false, false, out);
-}
-
-int manifold_build_triangle(const cairn_shape *triangle, cairn_transform xa, const cairn_shape *b,
-                            cairn_transform xb, const cairn_query_result *query,
-                            float speculative_distance, bool witness, manifold *out)
-{
-    return build(triangle, xa, b, xb, query, speculative_distance, witness, true, out);
+    return build(a, xa, b, xb, query, speculative_distance, false, out);
 }
 
 int manifold_reduce(const manifold_point *points, int count, vec3s normal, manifold_point *out)
@@ -439,5 +448,6 @@ void manifold_match(const manifold *old_manifold, manifold *new_manifold, float 
     if (matched) {
         new_manifold->friction_impulse = old_manifold->friction_impulse;
         new_manifold->twist_impulse = old_manifold->twist_impulse;
+        new_manifold->rolling_impulse = old_manifold->rolling_impulse;
     }
 }

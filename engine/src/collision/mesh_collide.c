@@ -501,50 +501,17 @@ static void add_witness(manifold *m, const cairn_query_result *q, cairn_transfor
                                        .id = 15u}; /* clipped points use ids 0..3 */
 }
 
-/* The pair seen from the other side: (B, A) for (A, B). */
-static cairn_query_result query_flipped(const cairn_query_result *q)
-{
-    cairn_query_result r = *q;
-    r.normal = glms_vec3_negate(q->normal);
-    r.point_a = q->point_b;
-    r.point_b = q->point_a;
-    return r;
-}
-
-static void manifold_flip(manifold *m)
-{
-    m->normal = glms_vec3_negate(m->normal);
-    for (int i = 0; i < m->point_count; ++i) {
-        vec3s a = m->points[i].local_a; /* anchors are both the midpoint: they stay */
-        m->points[i].local_a = m->points[i].local_b;
-        m->points[i].local_b = a;
-    }
-}
-
-/* The manifold of one part-triangle pair in body order. A capsule's is built with the triangle
-   as A (flipped back when the mesh is B) by manifold_build_triangle: a capsule's side as the
-   clipping reference made a strip across the triangle, points metres beside a capsule lying on
-   it, and one rolling across a tessellated floor hopped at every seam. */
+/* The manifold of one part-triangle pair in body order. (A capsule's side over the triangle is
+   clipped by the triangle's face, as every segment over a face is: manifold.c.) */
 static int triangle_manifold(const mesh_pair *p, const triangle_shape *t,
                              const cairn_query_result *q, bool witness, manifold *m)
 {
     shape_part tri = {&t->shape, p->mesh_xf};
-    if (cairn_shape_get_type(p->part.shape) != CAIRN_SHAPE_CAPSULE) {
-        shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
-        int count = witness
-                        ? manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, q, p->margin, m)
+    shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
+    int count = witness ? manifold_build(pa.shape, pa.xf, pb.shape, pb.xf, q, p->margin, m)
                         : manifold_build_clipped(pa.shape, pa.xf, pb.shape, pb.xf, q, p->margin, m);
-        if (count > 0 && witness)
-            add_witness(m, q, pa.xf, pb.xf);
-        return count;
-    }
-    cairn_query_result built = p->mesh_is_a ? *q : query_flipped(q);
-    int count = manifold_build_triangle(tri.shape, tri.xf, p->part.shape, p->part.xf, &built,
-                                        p->margin, witness, m);
     if (count > 0 && witness)
-        add_witness(m, &built, tri.xf, p->part.xf);
-    if (!p->mesh_is_a)
-        manifold_flip(m);
+        add_witness(m, q, pa.xf, pb.xf);
     return count;
 }
 

@@ -80,6 +80,9 @@ static bool check_body_def(const cairn_body_def *def)
     if (!is_finite_float(def->restitution) || def->restitution < 0.0f || def->restitution > 1.0f)
         return error_set("cairn_body_create: restitution = %g is outside [0, 1]",
                          (double)def->restitution);
+    if (!body_rolling_resistance_valid(def->rolling_resistance))
+        return error_set("cairn_body_create: rolling_resistance = %g is outside [0, 1]",
+                         (double)def->rolling_resistance);
     if (!is_finite_float(def->gravity_scale) || fabsf(def->gravity_scale) > max_gravity_scale)
         return error_set("cairn_body_create: gravity_scale = %g is outside [-%g, %g]",
                          (double)def->gravity_scale, (double)max_gravity_scale,
@@ -117,6 +120,7 @@ static body body_from_def(const cairn_body_def *def)
     b.angular_velocity = def->type == CAIRN_STATIC ? glms_vec3_zero() : def->angular_velocity;
     b.friction = def->friction;
     b.restitution = def->restitution;
+    b.rolling_resistance = def->rolling_resistance;
     b.proxy = -1;
     b.user_data = def->user_data;
     b.gravity_scale = def->gravity_scale;

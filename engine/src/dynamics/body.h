@@ -22,6 +22,7 @@ typedef struct body {
     mat3s inverse_inertia_local;
     mat3s inverse_inertia; /* world, updated after each position change */
     float friction, restitution;
+    float rolling_resistance; /* [0, 1]: cairn_body_def.rolling_resistance */
     float sleep_time;
     int proxy;          /* broadphase proxy, -1 when none (destroyed or disabled) */
     int32_t awake_slot; /* position in the world's awake set, -1 when not in it */
@@ -36,8 +37,8 @@ typedef struct body {
     bool enabled;            /* a disabled body has no proxy, no contacts and is never awake */
     int32_t joint_edges;     /* the first of its joints' edges (joint index * 2 + side), -1: none */
     uint8_t locked_rotation; /* CAIRN_LOCK_ROTATION_* bits: world axes it does not turn about */
-    uint8_t
-        locked_translation; /* CAIRN_LOCK_TRANSLATION_* bits: world axes it does not move along */
+    /* CAIRN_LOCK_TRANSLATION_* bits: world axes it does not move along */
+    uint8_t locked_translation;
 } body;
 
 /* A body's own damping (cairn_body_def), 1/s: in [0, BODY_MAX_DAMPING] (NaN is not). */
@@ -45,6 +46,12 @@ typedef struct body {
 static inline bool body_damping_valid(float damping)
 {
     return damping >= 0.0f && damping <= BODY_MAX_DAMPING;
+}
+
+/* A rolling resistance (cairn_body_def), in [0, 1] (NaN is not). */
+static inline bool body_rolling_resistance_valid(float rolling_resistance)
+{
+    return rolling_resistance >= 0.0f && rolling_resistance <= 1.0f;
 }
 
 /* Whether type is one of the three body types. */

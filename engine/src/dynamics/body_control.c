@@ -113,6 +113,29 @@ bool cairn_body_set_restitution(cairn_world *world, cairn_body_id id, float rest
     return true;
 }
 
+bool cairn_body_set_rolling_resistance(cairn_world *world, cairn_body_id id,
+                                       float rolling_resistance)
+{
+    if (!world_unlocked(world, "cairn_body_set_rolling_resistance"))
+        return false;
+    body *b = world_body(world, id, "cairn_body_set_rolling_resistance");
+    if (b == NULL)
+        return false;
+    if (!body_rolling_resistance_valid(rolling_resistance))
+        return error_set("cairn_body_set_rolling_resistance: rolling_resistance = %g is outside "
+                         "[0, 1]",
+                         (double)rolling_resistance);
+    b->rolling_resistance = rolling_resistance;
+    contacts_refresh_material(world, id.index);
+    return true;
+}
+
+float cairn_body_rolling_resistance(const cairn_world *world, cairn_body_id id)
+{
+    const body *b = world_body(world, id, "cairn_body_rolling_resistance");
+    return b ? b->rolling_resistance : 0.0f;
+}
+
 float cairn_body_friction(const cairn_world *world, cairn_body_id id)
 {
     const body *b = world_body(world, id, "cairn_body_friction");

@@ -1,8 +1,8 @@
 /* Persistent contacts: created and destroyed with broadphase pairs, kept sorted by body pair
    (a deterministic order for the solver), updated each step by the narrow phase with their
    simplex cache; manifold points inherit last step's impulses. Materials combine as
-   friction = sqrt(fa * fb) and restitution = max(ra, rb); a pair with a sensor only tests for
-   overlap (sensor.c). */
+   friction = sqrt(fa * fb), restitution = max(ra, rb) and rolling resistance = max; a pair with a
+   sensor only tests for overlap (sensor.c). */
 #include "dynamics/world_state.h"
 
 #include "collision/compound.h"
@@ -27,6 +27,7 @@ void contact_combine_materials(const cairn_world *world, contact *c)
     const body *ba = &world->bodies.data[c->body_a], *bb = &world->bodies.data[c->body_b];
     c->friction = sqrtf(ba->friction * bb->friction);
     c->restitution = fmaxf(ba->restitution, bb->restitution);
+    c->rolling_resistance = fmaxf(ba->rolling_resistance, bb->rolling_resistance);
     c->material_override = false;
 }
 

@@ -30,6 +30,9 @@ typedef struct manifold {
        twist row about the normal per manifold, instead of two rows per point. */
     vec3s friction_impulse; /* accumulated tangent impulse at the centre, world, N s */
     float twist_impulse;    /* accumulated about the normal, N m s */
+    /* accumulated against rolling (angular, perpendicular to the normal), world, N m s; zero
+       while the contact has no rolling resistance */
+    vec3s rolling_impulse;
     int point_count;
     manifold_point points[MANIFOLD_MAX_POINTS];
 } manifold;
@@ -60,10 +63,11 @@ typedef struct contact {
        tens of thousands of contacts out of cache). */
     uint32_t body_a, body_b; /* body indices, a < b */
     float friction, restitution;
-    vec3s surface_velocity; /* by the pre-solve callback: B's surface against A's, m/s */
-    bool touching;          /* has manifold points */
-    bool disabled;          /* by the pre-solve callback, for this step (contact_modify.c) */
-    bool material_override; /* the pre-solve callback changed friction or restitution */
+    float rolling_resistance; /* max of the bodies' (or the pre-solve callback's), [0, 1] */
+    vec3s surface_velocity;   /* by the pre-solve callback: B's surface against A's, m/s */
+    bool touching;            /* has manifold points */
+    bool disabled;            /* by the pre-solve callback, for this step (contact_modify.c) */
+    bool material_override;   /* the pre-solve callback changed friction or restitution */
     bool was_touching;
     bool is_sensor;        /* one body is a sensor: overlap test only, never manifold points */
     bool overlapping;      /* sensor pairs: the full shapes overlapped at the last test */

@@ -17,6 +17,7 @@ static cairn_contact_modify modify_view(const cairn_world *world, const contact 
         .friction = c->friction,
         .restitution = c->restitution,
         .surface_velocity = glms_vec3_zero(),
+        .rolling_resistance = c->rolling_resistance,
     };
     const body *a = &world->bodies.data[c->body_a];
     for (int p = 0; p < c->manifold.point_count; ++p) {
@@ -47,6 +48,7 @@ void contact_presolve(cairn_world *world, contact *c)
     c->disabled = !view.enabled;
     c->friction = clamp_float(view.friction, 0.0f, 1e30f, c->friction);
     c->restitution = clamp_float(view.restitution, 0.0f, 1.0f, c->restitution);
+    c->rolling_resistance = clamp_float(view.rolling_resistance, 0.0f, 1.0f, c->rolling_resistance);
     c->material_override = c->friction != friction || c->restitution != restitution;
     c->surface_velocity =
         is_finite_vec3(view.surface_velocity) ? view.surface_velocity : glms_vec3_zero();

@@ -25,6 +25,7 @@ typedef struct contact_impulses {
     float normal[MANIFOLD_MAX_POINTS], max_normal[MANIFOLD_MAX_POINTS];
     vec3s friction; /* the friction impulse, world axes */
     float twist;
+    vec3s rolling; /* the rolling impulse, world axes (zero without rolling resistance) */
 } contact_impulses;
 
 #endif

@@ -550,6 +550,7 @@ static void store_impulses(manifold *m, const contact_impulses *impulses)
     }
     m->friction_impulse = impulses->friction;
     m->twist_impulse = impulses->twist;
+    m->rolling_impulse = impulses->rolling;
 }
 
 /* The step's last pass, restitution, then its impulses back to the manifolds, to warm-start

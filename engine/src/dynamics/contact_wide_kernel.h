@@ -35,6 +35,12 @@ typedef struct wide_batch {
     int32_t body_a[CAIRN_LANES], body_b[CAIRN_LANES];
     int count, point_count;
     bool locked; /* a lane's body has a locked translation axis: its passes zero those velocities */
+    bool rolling; /* a lane's contact has rolling resistance: the rows below are set and solved */
+    /* Rolling resistance: two angular rows about the tangents, J = (0, -t, 0, t), their impulse
+       held to a disc of radius rolling_limit times the normal impulse (the resistance times the
+       rolling radius). Last in the batch: batches without it never touch these lines. */
+    lane rolling_limit, rolling_mass[2], rolling_impulse[2];
+    wide_vec rolling_ia[2], rolling_ib[2]; /* the tangents' images under the inverse inertias */
 } wide_batch;
 
 /* A body's velocity, or its pseudo-velocity, lane by lane. */
@@ -87,6 +93,13 @@ static void unpack(const void *batches, int i, contact_impulses *lanes)
                                      b->tangent[0].y[l] * f0[l] + b->tangent[1].y[l] * f1[l],
                                      b->tangent[0].z[l] * f0[l] + b->tangent[1].z[l] * f1[l]}};
         lanes[l].twist = b->friction_impulse[2][l];
+        lanes[l].rolling = (vec3s){{0}};
+        if (b->rolling) {
+            lane r0 = b->rolling_impulse[0], r1 = b->rolling_impulse[1];
+            lanes[l].rolling = (vec3s){{b->tangent[0].x[l] * r0[l] + b->tangent[1].x[l] * r1[l],
+                                        b->tangent[0].y[l] * r0[l] + b->tangent[1].y[l] * r1[l],
+                                        b->tangent[0].z[l] * r0[l] + b->tangent[1].z[l] * r1[l]}};
+        }
     }
 }
 
@@ -218,23 +231,26 @@ ALWAYS_INLINE void apply_row(wide_body *a, wide_body *b, const wide_row *r, cons
     }
 }
 
-/* The twist row: the angular velocity of B against A about the normal, J = (0, -n, 0, n). */
-static inline lane twist_velocity(const wide_body *a, const wide_body *b, const wide_vec *n)
+/* An angular row (the twist about the normal, rolling about a tangent): the angular velocity of
+   B against A about axis d, J = (0, -d, 0, d). */
+static inline lane angular_velocity(const wide_body *a, const wide_body *b, const wide_vec *d)
 {
-    lane x = n->x * b->w.x - n->x * a->w.x;
-    lane y = n->y * b->w.y - n->y * a->w.y;
-    lane z = n->z * b->w.z - n->z * a->w.z;
+    lane x = d->x * b->w.x - d->x * a->w.x;
+    lane y = d->y * b->w.y - d->y * a->w.y;
+    lane z = d->z * b->w.z - d->z * a->w.z;
     return x + y + z;
 }
 
-static inline void apply_twist(wide_body *a, wide_body *b, const wide_batch *batch, lane impulse)
+/* An angular row's impulse: ia, ib are its axis' images under the inverse inertias. */
+static inline void apply_angular(wide_body *a, wide_body *b, const wide_vec *ia, const wide_vec *ib,
+                                 lane impulse)
 {
-    a->w.x -= batch->twist_ia.x * impulse;
-    a->w.y -= batch->twist_ia.y * impulse;
-    a->w.z -= batch->twist_ia.z * impulse;
-    b->w.x += batch->twist_ib.x * impulse;
-    b->w.y += batch->twist_ib.y * impulse;
-    b->w.z += batch->twist_ib.z * impulse;
+    a->w.x -= ia->x * impulse;
+    a->w.y -= ia->y * impulse;
+    a->w.z -= ia->z * impulse;
+    b->w.x += ib->x * impulse;
+    b->w.y += ib->y * impulse;
+    b->w.z += ib->z * impulse;
 }
 
 /* ---- warm start ---- */
@@ -269,7 +285,10 @@ ALWAYS_INLINE void warm_start_batch(wide_batch *b, const contact_pass *p, bool l
         apply_row(&va, &vb, &b->points[k].normal, &b->normal, b->points[k].normal_impulse, locked);
     for (int k = 0; k < 2; ++k)
         apply_row(&va, &vb, &b->tangent_row[k], &b->tangent[k], b->friction_impulse[k], locked);
-    apply_twist(&va, &vb, b, b->friction_impulse[2]);
+    apply_angular(&va, &vb, &b->twist_ia, &b->twist_ib, b->friction_impulse[2]);
+    if (b->rolling)
+        for (int k = 0; k < 2; ++k)
+            apply_angular(&va, &vb, &b->rolling_ia[k], &b->rolling_ib[k], b->rolling_impulse[k]);
     scatter_velocities(p->velocities, b->body_a, &va);
     scatter_velocities(p->velocities, b->body_b, &vb);
 }
@@ -329,8 +348,37 @@ ALWAYS_INLINE void solve_normal(const contact_pass *p, const wide_batch *b, wide
     apply_row(va, vb, &pt->normal, &b->normal, impulse, locked);
 }
 
+/* The pair of impulses (next[0], next[1]) scaled back onto the disc of radius limit where it
+   lies outside. */
+static inline void clamp_to_disc(lane next[2], lane limit)
+{
+    lane length2 = next[0] * next[0] + next[1] * next[1];
+    lane_mask outside = length2 > limit * limit;
+    if (lane_any(outside)) {
+        lane scale = lane_select(outside, limit / lane_sqrt(length2), lane_splat(1.0f));
+        for (int k = 0; k < 2; ++k)
+            next[k] = lane_select(outside, next[k] * scale, next[k]);
+    }
+}
+
+/* Both rolling rows from the same angular velocity, the pair clamped to its disc (no direction
+   rolls more easily), as friction's rows are. */
+static inline void solve_rolling(wide_batch *b, wide_body *va, wide_body *vb, lane normal_sum)
+{
+    lane old[2], next[2];
+    for (int k = 0; k < 2; ++k) {
+        old[k] = b->rolling_impulse[k];
+        next[k] = old[k] - b->rolling_mass[k] * angular_velocity(va, vb, &b->tangent[k]);
+    }
+    clamp_to_disc(next, b->rolling_limit * normal_sum);
+    for (int k = 0; k < 2; ++k) {
+        b->rolling_impulse[k] = next[k];
+        apply_angular(va, vb, &b->rolling_ia[k], &b->rolling_ib[k], next[k] - old[k]);
+    }
+}
+
 /* Both tangent rows from the same velocity, then the pair clamped to the friction circle
-   (isotropic: no direction slides more easily); then the twist. */
+   (isotropic: no direction slides more easily); then the twist, and rolling resistance. */
 ALWAYS_INLINE void solve_friction(wide_batch *b, wide_body *va, wide_body *vb, bool locked)
 {
     lane normal_sum = lane_splat(0.0f);
@@ -343,23 +391,19 @@ ALWAYS_INLINE void solve_friction(wide_batch *b, wide_body *va, wide_body *vb, b
         lane slide = row_velocity(va, vb, &b->tangent_row[k], &b->tangent[k]) - b->surface[k];
         next[k] = old[k] - b->friction_mass[k] * slide;
     }
-    lane length2 = next[0] * next[0] + next[1] * next[1];
-    lane_mask outside = length2 > limit * limit;
-    if (lane_any(outside)) {
-        lane scale = lane_select(outside, limit / lane_sqrt(length2), lane_splat(1.0f));
-        for (int k = 0; k < 2; ++k)
-            next[k] = lane_select(outside, next[k] * scale, next[k]);
-    }
+    clamp_to_disc(next, limit);
     for (int k = 0; k < 2; ++k) {
         b->friction_impulse[k] = next[k];
         apply_row(va, vb, &b->tangent_row[k], &b->tangent[k], next[k] - old[k], locked);
     }
     lane twist_limit = limit * b->twist_radius;
-    lane spin = twist_velocity(va, vb, &b->normal);
+    lane spin = angular_velocity(va, vb, &b->normal);
     lane twist = lane_min(
         lane_max(b->friction_impulse[2] - b->friction_mass[2] * spin, -twist_limit), twist_limit);
-    apply_twist(va, vb, b, twist - b->friction_impulse[2]);
+    apply_angular(va, vb, &b->twist_ia, &b->twist_ib, twist - b->friction_impulse[2]);
     b->friction_impulse[2] = twist;
+    if (b->rolling)
+        solve_rolling(b, va, vb, normal_sum);
 }
 
 /* Gauss-Seidel favours whichever point it visits first, and the direction it goes round.

@@ -144,6 +144,8 @@ typedef struct setup_lanes {
     wide_vec anchor_a[MANIFOLD_MAX_POINTS], anchor_b[MANIFOLD_MAX_POINTS];
     lane separation[MANIFOLD_MAX_POINTS], normal_impulse[MANIFOLD_MAX_POINTS];
     lane twist_impulse;
+    lane rolling_resistance;
+    wide_vec rolling_impulse;
 } setup_lanes;
 
 static void setup_gather(setup_lanes *in, wide_batch *batch, const manifold_ref *refs, int count,
@@ -163,6 +165,8 @@ static void setup_gather(setup_lanes *in, wide_batch *batch, const manifold_ref 
         lane_put_vec(&in->surface_velocity, l, c->surface_velocity);
         lane_put_vec(&in->friction_impulse, l, m->friction_impulse);
         in->twist_impulse[l] = m->twist_impulse;
+        in->rolling_resistance[l] = c->rolling_resistance;
+        lane_put_vec(&in->rolling_impulse, l, m->rolling_impulse);
         for (int p = 0; p < m->point_count; ++p) {
             lane_put_vec(&in->anchor_a[p], l, m->points[p].anchor_a);
             lane_put_vec(&in->anchor_b[p], l, m->points[p].anchor_b);
@@ -191,23 +195,30 @@ static void setup_points(wide_batch *batch, const setup_lanes *in, lane warm)
     }
 }
 
-/* Friction rows at the centre of the points (the mean of the anchors on A); last step's friction
-   impulse re-projected onto this step's tangents (the normal may have turned). */
-static void setup_friction(wide_batch *batch, const setup_lanes *in, lane warm)
+/* The centre of the points: the mean of the anchors on A. */
+static wide_vec patch_centre(const wide_batch *batch, const setup_lanes *in)
 {
     int points = batch->point_count;
     wide_vec centre = {{0}, {0}, {0}};
     for (int p = 0; p < points; ++p)
         centre = (wide_vec){centre.x + in->anchor_a[p].x, centre.y + in->anchor_a[p].y,
                             centre.z + in->anchor_a[p].z};
-    centre = wide_scale(&centre, lane_splat(1.0f / (float)points));
+    return wide_scale(&centre, lane_splat(1.0f / (float)points));
+}
+
+/* Friction rows at the patch centre; last step's friction impulse re-projected onto this step's
+   tangents (the normal may have turned). */
+static void setup_friction(wide_batch *batch, const setup_lanes *in, const wide_vec *centre,
+                           lane warm)
+{
+    int points = batch->point_count;
     lane spread = lane_splat(0.0f);
     for (int p = 0; p < points; ++p) {
-        wide_vec gap = wide_sub(&in->anchor_a[p], &centre);
+        wide_vec gap = wide_sub(&in->anchor_a[p], centre);
         spread += lane_sqrt(wide_dot(&gap, &gap));
     }
     batch->twist_radius = lane_splat(2.0f / 3.0f) * spread / lane_splat((float)points);
-    wide_vec r_a = wide_sub(&centre, &in->a.center), r_b = wide_sub(&centre, &in->b.center);
+    wide_vec r_a = wide_sub(centre, &in->a.center), r_b = wide_sub(centre, &in->b.center);
     for (int k = 0; k < 2; ++k) {
         batch->friction_mass[k] = make_row(&batch->tangent_row[k], &in->a, &in->b, &r_a, &r_b,
                                            &batch->tangent[k], batch->locked);
@@ -220,6 +231,41 @@ static void setup_friction(wide_batch *batch, const setup_lanes *in, lane warm)
     batch->friction_mass[2] = inverse_where_positive(wide_dot(&batch->normal, &batch->twist_ia) +
                                                      wide_dot(&batch->normal, &batch->twist_ib));
     batch->friction_impulse[2] = in->twist_impulse * warm;
+}
+
+/* How far a body's centre of mass lies from the contact plane through the patch centre: its
+   lever for rolling; 0 for a body the step does not move. */
+static inline lane rolling_lever(const setup_body *b, const wide_vec *patch, const wide_vec *n)
+{
+    wide_vec r = wide_sub(patch, &b->center);
+    lane along = wide_dot(&r, n);
+    lane lever = lane_select(along < lane_splat(0.0f), -along, along);
+    return lane_select(b->inverse_mass > lane_splat(0.0f), lever, lane_splat(0.0f));
+}
+
+/* The rolling rows, where a lane's contact has rolling resistance: the rolling radius is the
+   lever of the moving body, the shorter where both move (a ball on a crate rolls on its own
+   radius); last step's rolling impulse re-projected onto this step's tangents. */
+static void setup_rolling(wide_batch *batch, const setup_lanes *in, const wide_vec *patch,
+                          lane warm)
+{
+    lane zero = lane_splat(0.0f);
+    batch->rolling = lane_any(in->rolling_resistance > zero);
+    if (!batch->rolling)
+        return;
+    lane lever_a = rolling_lever(&in->a, patch, &batch->normal);
+    lane lever_b = rolling_lever(&in->b, patch, &batch->normal);
+    lane both = lane_min(lever_a, lever_b);
+    lane radius = lane_select((lever_a > zero) & (lever_b > zero), both, lever_a + lever_b);
+    batch->rolling_limit = in->rolling_resistance * radius;
+    for (int k = 0; k < 2; ++k) {
+        batch->rolling_ia[k] = angular_response(&in->a, &batch->tangent[k]);
+        batch->rolling_ib[k] = angular_response(&in->b, &batch->tangent[k]);
+        batch->rolling_mass[k] =
+            inverse_where_positive(wide_dot(&batch->tangent[k], &batch->rolling_ia[k]) +
+                                   wide_dot(&batch->tangent[k], &batch->rolling_ib[k]));
+        batch->rolling_impulse[k] = wide_dot(&in->rolling_impulse, &batch->tangent[k]) * warm;
+    }
 }
 
 /* Batch b from count manifolds of one colour with the same number of points; its empty lanes are
@@ -242,5 +288,7 @@ static void prepare(void *batches, int b, const manifold_ref *refs, int count,
     batch->normal = in.normal;
     setup_tangents(&batch->normal, batch->tangent);
     setup_points(batch, &in, warm);
-    setup_friction(batch, &in, warm);
+    wide_vec patch = patch_centre(batch, &in);
+    setup_friction(batch, &in, &patch, warm);
+    setup_rolling(batch, &in, &patch, warm);
 }

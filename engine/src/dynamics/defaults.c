@@ -138,6 +138,7 @@ cairn_body_def cairn_body_default_def(void)
     def.angular_damping = 0.0f;
     def.locked_rotation = 0u;
     def.locked_translation = 0u;
+    def.rolling_resistance = 0.0f;
     def.layer = 1u;
     def.mask = ~0u;
     def.is_sensor = false;

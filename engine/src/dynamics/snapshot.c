@@ -32,7 +32,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 10u
+#define SNAPSHOT_VERSION 11u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not its shape. The type and mass properties are
@@ -47,7 +47,7 @@ typedef struct body_record {
     vec3s local_center;
     mat3s inertia_local, inverse_inertia_local;
     vec3s linear_velocity, angular_velocity, force, torque;
-    float sleep_time, gravity_scale, friction, restitution;
+    float sleep_time, gravity_scale, friction, restitution, rolling_resistance;
     float linear_damping, angular_damping;
     uint32_t layer, mask;
     int32_t joint_edges;
@@ -144,6 +144,7 @@ static body_record record_of(const cairn_world *w, const body *b)
     r.gravity_scale = b->gravity_scale;
     r.friction = b->friction;
     r.restitution = b->restitution;
+    r.rolling_resistance = b->rolling_resistance;
     r.linear_damping = b->linear_damping;
     r.angular_damping = b->angular_damping;
     r.layer = b->layer;
@@ -419,6 +420,8 @@ static bool check_bodies(const cairn_world *w, cursor *c, parsed *p)
                              i);
         if (!is_finite_vec3(r.transform.position) || !is_unit_quat(r.transform.rotation))
             return error_set("cairn_world_restore: body %d has a corrupt transform", i);
+        if (!body_rolling_resistance_valid(r.rolling_resistance))
+            return error_set("cairn_world_restore: body %d has a corrupt rolling resistance", i);
     }
     return true;
 }
@@ -798,6 +801,7 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     b->gravity_scale = r->gravity_scale;
     b->friction = r->friction;
     b->restitution = r->restitution;
+    b->rolling_resistance = r->rolling_resistance;
     b->linear_damping = r->linear_damping;
     b->angular_damping = r->angular_damping;
     b->joint_edges = r->joint_edges;

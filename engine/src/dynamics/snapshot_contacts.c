@@ -1,13 +1,15 @@
 /* The contact record of a snapshot, field by field in a fixed order (little-endian floats and
    integers as the header's byte-order mark says):
 
-   body_a, body_b (u32), friction, restitution (f32), surface_velocity (3 f32), flags (u8),
+   body_a, body_b (u32), friction, restitution, rolling resistance (f32), surface_velocity
+   (3 f32), flags (u8),
    the GJK cache (count u8, axis, count pairs of local points), the pair cache when valid
    (relative position, rotation, local normal, margin), the first manifold, then when the flags say
    so the number of extra manifolds (u8) and each with its local normal; then the number of
    triangle cache entries (u8, 0 without a cache), each its key (u32), vertex count (u8), that
    many corner indices (u8) and convex points, and its axis. A manifold: normal, friction
-   impulse (3 f32 each), twist impulse (f32), point count (u8), and each live point whole.
+   impulse (3 f32 each), twist impulse (f32), rolling impulse (3 f32), point count (u8), and each
+   live point whole.
 
    Unused slots (cache points past its count, manifold points past theirs, extra manifolds past
    theirs) are not stored and come back zeroed: nothing reads them. */
@@ -47,6 +49,7 @@ static void put_manifold(cursor *c, const manifold *m)
     put(c, &m->normal, sizeof m->normal);
     put(c, &m->friction_impulse, sizeof m->friction_impulse);
     put(c, &m->twist_impulse, sizeof m->twist_impulse);
+    put(c, &m->rolling_impulse, sizeof m->rolling_impulse);
     put_u8(c, m->point_count);
     put(c, m->points, sizeof(manifold_point) * (size_t)m->point_count);
 }
@@ -86,6 +89,7 @@ static void put_contact(cursor *c, const contact *k)
     put(c, &k->body_b, sizeof k->body_b);
     put(c, &k->friction, sizeof k->friction);
     put(c, &k->restitution, sizeof k->restitution);
+    put(c, &k->rolling_resistance, sizeof k->rolling_resistance);
     put(c, &k->surface_velocity, sizeof k->surface_velocity);
     put_u8(c, flags_of(k));
     put_cache(c, &k->cache);
@@ -133,6 +137,7 @@ static bool take_manifold(cursor *c, manifold *m, uint32_t index)
     return take(c, &m->normal, sizeof m->normal) &&
            take(c, &m->friction_impulse, sizeof m->friction_impulse) &&
            take(c, &m->twist_impulse, sizeof m->twist_impulse) &&
+           take(c, &m->rolling_impulse, sizeof m->rolling_impulse) &&
            take_count(c, MANIFOLD_MAX_POINTS, &m->point_count, "manifold points", index) &&
            take(c, m->points, sizeof(manifold_point) * (size_t)m->point_count);
 }
@@ -156,6 +161,7 @@ static bool take_head(cursor *c, contact *k, uint8_t *flags)
     return take(c, &k->body_a, sizeof k->body_a) && take(c, &k->body_b, sizeof k->body_b) &&
            take(c, &k->friction, sizeof k->friction) &&
            take(c, &k->restitution, sizeof k->restitution) &&
+           take(c, &k->rolling_resistance, sizeof k->rolling_resistance) &&
            take(c, &k->surface_velocity, sizeof k->surface_velocity) && take(c, flags, 1);
 }
 

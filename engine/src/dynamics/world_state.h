@@ -137,7 +137,8 @@ void contacts_remove_body(cairn_world *world, uint32_t body_index);
 void contact_dispose(cairn_world *world, contact *c);
 /* Frees the contact arrays with what their contacts own (world destroy). */
 void contacts_free(cairn_world *world);
-/* The pair's friction sqrt(fa fb) and restitution max(ra, rb) into the contact. */
+/* The pair's friction sqrt(fa fb), restitution max(ra, rb) and rolling resistance (max) into
+   the contact. */
 void contact_combine_materials(const cairn_world *world, contact *c);
 /* The friction and restitution manifold m of c is solved with: c's own when the pre-solve
    callback changed them or no body is a mesh with materials, else the material of the mesh
