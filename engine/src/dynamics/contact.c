@@ -379,7 +379,8 @@ static void collide_one(const cairn_world *world, contact *c, float dt, pair_cac
     /* Speculative points: kept while the gap could close within this step, so fast bodies
        meet thin geometry instead of passing between two steps. */
     float margin = settings->speculative_distance + approach_bound(a, b, dt);
-    bool reused = pair_cache_reuse(c, a->transform, b->transform, margin, limits);
+    bool reused = pair_cache_reuse(c, a->transform, b->transform, margin, limits,
+                                   shape_symmetry_of(a->shape), shape_symmetry_of(b->shape));
     if (!reused)
         build_manifold(world, c, a, b, margin, tally);
     c->was_touching = c->touching;

@@ -136,6 +136,13 @@ void manifold_match(const manifold *old_manifold, manifold *new_manifold, float 
 void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin, float gap,
                       float reach_b);
 
+/* The rotations under which a shape is itself: none (a box, a hull, a compound, triangles),
+   every one (a sphere), those about its local y axis (a capsule, a cylinder). A body whose shape
+   has some can roll. */
+typedef enum shape_symmetry { SYMMETRY_NONE, SYMMETRY_POINT, SYMMETRY_AXIS_Y } shape_symmetry;
+
+shape_symmetry shape_symmetry_of(const cairn_shape *shape);
+
 /* How far a pair may move relative to itself and keep its manifold; made once per step from
    the settings (the angle as the cosine of its half, so no pair computes a cosine). */
 typedef struct pair_cache_limits {
@@ -150,8 +157,10 @@ pair_cache_limits pair_cache_limits_make(float max_distance, float max_angle);
    impulses stay for warm starting) and returns true. A pair found apart keeps its empty manifold
    (true) while B cannot have moved, relative to A, by more than the gap has left above the
    margin: most pairs of a broadphase are near, not touching. Otherwise false: the caller runs
-   the narrow phase. */
+   the narrow phase. symmetry_a, symmetry_b: how the bodies' shapes turn into themselves; a
+   body that can roll is re-measured without the turning its shape does not show. */
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
-                      pair_cache_limits limits);
+                      pair_cache_limits limits, shape_symmetry symmetry_a,
+                      shape_symmetry symmetry_b);
 
 #endif
