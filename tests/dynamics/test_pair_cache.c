@@ -41,7 +41,8 @@ static contact cached_contact(const cairn_shape *a, cairn_transform xa, const ca
     contact c = {0};
     float gap;
     c.manifold = fresh_manifold_gap(a, xa, b, xb, &gap);
-    pair_cache_store(&c, xa, xb, margin, c.manifold.point_count == 0 ? gap : 0.0f, shape_reach(b));
+    pair_cache_store(&c, a, xa, b, xb, margin, c.manifold.point_count == 0 ? gap : 0.0f,
+                     shape_reach(b));
     return c;
 }
 
@@ -63,8 +64,7 @@ Test(pair_cache, small_motion_re_measures_like_a_fresh_build)
     cr_assert_eq(c.manifold.point_count, 4);
     /* Sink 0.6 mm and tilt 0.5 degrees: both under the defaults (1 mm, 2 degrees). */
     cairn_transform moved = pose(0.3f, 0.4984f, -0.2f, 0.5f * (float)SCENE_PI / 180.0f);
-    cr_assert(pair_cache_reuse(&c, xa, moved, margin, pair_cache_limits_make(0.001f, 0.035f),
-                               SYMMETRY_NONE, SYMMETRY_NONE));
+    cr_assert(pair_cache_reuse(&c, xa, moved, margin, pair_cache_limits_make(0.001f, 0.035f)));
     manifold fresh = fresh_manifold(floor, xa, box, moved);
     cr_assert_eq(c.manifold.point_count, fresh.point_count);
     cr_assert_float_eq(separation_sum(&c.manifold), separation_sum(&fresh), 2e-4f);
@@ -82,8 +82,7 @@ Test(pair_cache, follows_the_pair_when_both_bodies_move_together)
     versors turn = glms_quatv(0.7f, v3(0, 1, 0));
     cairn_transform xa2 = {v3(3, 0, 0), turn};
     cairn_transform xb2 = {glms_vec3_add(v3(3, 0, 0), glms_quat_rotatev(turn, xb.position)), turn};
-    cr_assert(pair_cache_reuse(&c, xa2, xb2, margin, pair_cache_limits_make(0.001f, 0.035f),
-                               SYMMETRY_NONE, SYMMETRY_NONE));
+    cr_assert(pair_cache_reuse(&c, xa2, xb2, margin, pair_cache_limits_make(0.001f, 0.035f)));
     manifold fresh = fresh_manifold(box, xa2, box, xb2);
     cr_assert_float_eq(separation_sum(&c.manifold), separation_sum(&fresh), 1e-4f);
     cr_assert_float_eq(glms_vec3_dot(c.manifold.normal, fresh.normal), 1.0f, 1e-5f);
@@ -98,23 +97,17 @@ Test(pair_cache, refuses_motion_beyond_the_limits_and_a_grown_margin)
     cairn_transform xa = pose(0, 0, 0, 0), xb = pose(0, 0.999f, 0, 0);
     contact c = cached_contact(box, xa, box, xb);
     cr_assert_not(pair_cache_reuse(&c, xa, pose(0.0011f, 0.999f, 0, 0), margin,
-                                   pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                                   SYMMETRY_NONE));
+                                   pair_cache_limits_make(0.001f, 0.035f)));
     cr_assert_not(pair_cache_reuse(&c, xa, pose(0, 0.999f, 0, 0.04f), margin,
-                                   pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                                   SYMMETRY_NONE));
-    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin + 0.01f,
-                                   pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                                   SYMMETRY_NONE));
-    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin, pair_cache_limits_make(0.0f, 0.035f),
-                                   SYMMETRY_NONE, SYMMETRY_NONE),
+                                   pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_not(
+        pair_cache_reuse(&c, xa, xb, margin + 0.01f, pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin, pair_cache_limits_make(0.0f, 0.035f)),
                   "0 disables the cache");
     cr_assert(pair_cache_reuse(&c, xa, pose(0.0009f, 0.999f, 0, 0.03f), margin,
-                               pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                               SYMMETRY_NONE));
+                               pair_cache_limits_make(0.001f, 0.035f)));
     contact cold = {0};
-    cr_assert_not(pair_cache_reuse(&cold, xa, xb, margin, pair_cache_limits_make(0.001f, 0.035f),
-                                   SYMMETRY_NONE, SYMMETRY_NONE),
+    cr_assert_not(pair_cache_reuse(&cold, xa, xb, margin, pair_cache_limits_make(0.001f, 0.035f)),
                   "nothing cached");
     cairn_shape_release(box);
 }
@@ -174,25 +167,20 @@ Test(pair_cache, a_pair_apart_is_skipped_until_its_gap_could_have_closed)
     cr_assert_gt(c.reuse.gap, 0.3f);
     /* 20 cm closer and beyond the pose limits: still far apart, skipped */
     cr_assert(pair_cache_reuse(&c, xa, pose(0.05f, 1.8f, 0, 0), margin,
-                               pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                               SYMMETRY_NONE));
+                               pair_cache_limits_make(0.001f, 0.035f)));
     cr_assert_eq(c.manifold.point_count, 0);
     /* 38 cm closer: the gap (0.40 m) less the motion is under the margin: a query */
     cr_assert_not(pair_cache_reuse(&c, xa, pose(0, 1.62f, 0, 0), margin,
-                                   pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                                   SYMMETRY_NONE));
+                                   pair_cache_limits_make(0.001f, 0.035f)));
     /* turned, not moved: the stick's far end swings through 1.1 m x 2 sin(t / 2) */
     cr_assert_not(pair_cache_reuse(&c, xa, pose(0, 2.0f, 0, 0.5f), margin,
-                                   pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                                   SYMMETRY_NONE));
+                                   pair_cache_limits_make(0.001f, 0.035f)));
     cr_assert(pair_cache_reuse(&c, xa, pose(0, 2.0f, 0, 0.2f), margin,
-                               pair_cache_limits_make(0.001f, 0.035f), SYMMETRY_NONE,
-                               SYMMETRY_NONE));
+                               pair_cache_limits_make(0.001f, 0.035f)));
     /* a margin grown past the gap (a fast pair) needs a query */
-    cr_assert_not(pair_cache_reuse(&c, xa, xb, c.reuse.gap, pair_cache_limits_make(0.001f, 0.035f),
-                                   SYMMETRY_NONE, SYMMETRY_NONE));
-    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin, pair_cache_limits_make(0.0f, 0.035f),
-                                   SYMMETRY_NONE, SYMMETRY_NONE),
+    cr_assert_not(
+        pair_cache_reuse(&c, xa, xb, c.reuse.gap, pair_cache_limits_make(0.001f, 0.035f)));
+    cr_assert_not(pair_cache_reuse(&c, xa, xb, margin, pair_cache_limits_make(0.0f, 0.035f)),
                   "0 disables the cache");
     cairn_shape_release(box);
     cairn_shape_release(stick);
@@ -234,8 +222,7 @@ Test(pair_cache, a_skipped_pair_is_always_apart)
                 glms_quatv((float)rng_uniform(&rng, -angle, angle), axis), xb.rotation))};
         float gap;
         manifold fresh = fresh_manifold_gap(a, xa, b, moved, &gap);
-        bool skip = pair_cache_reuse(&c, xa, moved, margin, pair_cache_limits_make(0.001f, 0.035f),
-                                     SYMMETRY_NONE, SYMMETRY_NONE);
+        bool skip = pair_cache_reuse(&c, xa, moved, margin, pair_cache_limits_make(0.001f, 0.035f));
         if (skip)
             cr_assert_eq(fresh.point_count, 0, "trial %d: skipped a pair %.4f m apart", trial,
                          (double)gap);
@@ -261,15 +248,14 @@ Test(pair_cache, a_rolled_ball_keeps_its_point_under_its_centre)
     pair_cache_limits limits = pair_cache_limits_make(0.001f, 0.035f);
     for (int ball_first = 0; ball_first < 2; ++ball_first) {
         const cairn_shape *a = ball_first ? ball : floor, *b = ball_first ? floor : ball;
-        shape_symmetry sa = ball_first ? SYMMETRY_POINT : SYMMETRY_NONE;
-        shape_symmetry sb = ball_first ? SYMMETRY_NONE : SYMMETRY_POINT;
         cairn_transform xa0 = ball_first ? then : ground, xb0 = ball_first ? ground : then;
         cairn_transform xa = ball_first ? now : ground, xb = ball_first ? ground : now;
         contact c = cached_contact(a, xa0, b, xb0);
-        contact stale = c;
+        contact stale = c; /* re-measured as a box would be */
+        stale.reuse.symmetry_a = stale.reuse.symmetry_b = SYMMETRY_NONE;
         cr_assert_gt(c.manifold.point_count, 0);
-        cr_assert(pair_cache_reuse(&c, xa, xb, margin, limits, sa, sb));
-        cr_assert(pair_cache_reuse(&stale, xa, xb, margin, limits, SYMMETRY_NONE, SYMMETRY_NONE));
+        cr_assert(pair_cache_reuse(&c, xa, xb, margin, limits));
+        cr_assert(pair_cache_reuse(&stale, xa, xb, margin, limits));
         manifold fresh = fresh_manifold(a, xa, b, xb);
         double at = (double)c.manifold.points[0].anchor_a.x;
         double fresh_at = (double)fresh.points[0].anchor_a.x;
@@ -286,7 +272,7 @@ Test(pair_cache, a_rolled_ball_keeps_its_point_under_its_centre)
     cairn_transform top0 = pose(0, 0.498f + 2 * r, 0, 0);
     cairn_transform top = pose(rolled, 0.498f + 2 * r, 0, -2.0f * rolled / r);
     contact pair = cached_contact(ball, then, ball, top0);
-    cr_assert(pair_cache_reuse(&pair, then, top, margin, limits, SYMMETRY_POINT, SYMMETRY_POINT));
+    cr_assert(pair_cache_reuse(&pair, then, top, margin, limits));
     manifold fresh = fresh_manifold(ball, then, ball, top);
     cr_expect(fabs((double)pair.manifold.points[0].anchor_a.x -
                    (double)fresh.points[0].anchor_a.x) < 2e-4,

@@ -344,7 +344,7 @@ static void build_manifold(const cairn_world *world, contact *c, const body *a, 
 {
     if (has_parts(a, b)) {
         compound_narrow_phase(c, a, b, margin, world->def.solver.simplex_caching, tally);
-        pair_cache_store(c, a->transform, b->transform, margin, 0.0f, 0.0f);
+        pair_cache_store(c, a->shape, a->transform, b->shape, b->transform, margin, 0.0f, 0.0f);
         return;
     }
     cairn_gjk_cache *cache = world->def.solver.simplex_caching ? &c->cache : NULL;
@@ -366,7 +366,8 @@ static void build_manifold(const cairn_world *world, contact *c, const body *a, 
     manifold_match(&c->manifold, &next, match_tolerance);
     c->manifold = next;
     float gap = next.point_count == 0 ? query.distance : 0.0f;
-    pair_cache_store(c, a->transform, b->transform, margin, gap, shape_reach(b->shape));
+    pair_cache_store(c, a->shape, a->transform, b->shape, b->transform, margin, gap,
+                     shape_reach(b->shape));
 }
 
 /* Counts whether the narrow phase ran or the pair cache re-measured the manifold. Touches
@@ -379,8 +380,7 @@ static void collide_one(const cairn_world *world, contact *c, float dt, pair_cac
     /* Speculative points: kept while the gap could close within this step, so fast bodies
        meet thin geometry instead of passing between two steps. */
     float margin = settings->speculative_distance + approach_bound(a, b, dt);
-    bool reused = pair_cache_reuse(c, a->transform, b->transform, margin, limits,
-                                   shape_symmetry_of(a->shape), shape_symmetry_of(b->shape));
+    bool reused = pair_cache_reuse(c, a->transform, b->transform, margin, limits);
     if (!reused)
         build_manifold(world, c, a, b, margin, tally);
     c->was_touching = c->touching;

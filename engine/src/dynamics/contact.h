@@ -4,6 +4,8 @@
 #ifndef CAIRN_DYNAMICS_CONTACT_H
 #define CAIRN_DYNAMICS_CONTACT_H
 
+#include "geometry/shape.h"
+
 #include <cairn/world.h>
 
 struct triangle_cache;
@@ -46,6 +48,7 @@ typedef struct pair_cache {
        shape reaches from B's origin, m. 0 and 0 for a pair with points or parts. */
     float gap, reach_b;
     bool valid;
+    uint8_t symmetry_a, symmetry_b; /* shape_symmetry of the bodies' shapes (pair_cache_reuse) */
 } pair_cache;
 
 /* A contact's manifolds after its first: an L-shaped compound in the crook of another is pushed
@@ -130,18 +133,11 @@ int manifold_reduce(const manifold_point *points, int count, vec3s normal, manif
    feature id or, failing that, by position on A within `tolerance`. */
 void manifold_match(const manifold *old_manifold, manifold *new_manifold, float tolerance);
 
-/* Remembers the relative pose, normal and margin the contact's manifold was just built with;
-   gap: the surfaces' distance when the manifold is empty (0 otherwise), reach_b: how far B's
-   shape reaches from B's origin. */
-void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin, float gap,
-                      float reach_b);
-
-/* The rotations under which a shape is itself: none (a box, a hull, a compound, triangles),
-   every one (a sphere), those about its local y axis (a capsule, a cylinder). A body whose shape
-   has some can roll. */
-typedef enum shape_symmetry { SYMMETRY_NONE, SYMMETRY_POINT, SYMMETRY_AXIS_Y } shape_symmetry;
-
-shape_symmetry shape_symmetry_of(const cairn_shape *shape);
+/* Remembers the relative pose, normal and margin the contact's manifold was just built with, and
+   which of the two shapes a and b can roll; gap: the surfaces' distance when the manifold is
+   empty (0 otherwise), reach_b: how far B's shape reaches from B's origin. */
+void pair_cache_store(contact *c, const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                      cairn_transform xb, float margin, float gap, float reach_b);
 
 /* How far a pair may move relative to itself and keep its manifold; made once per step from
    the settings (the angle as the cosine of its half, so no pair computes a cosine). */
@@ -157,10 +153,9 @@ pair_cache_limits pair_cache_limits_make(float max_distance, float max_angle);
    impulses stay for warm starting) and returns true. A pair found apart keeps its empty manifold
    (true) while B cannot have moved, relative to A, by more than the gap has left above the
    margin: most pairs of a broadphase are near, not touching. Otherwise false: the caller runs
-   the narrow phase. symmetry_a, symmetry_b: how the bodies' shapes turn into themselves; a
-   body that can roll is re-measured without the turning its shape does not show. */
+   the narrow phase. A body that can roll (shape_symmetry) is re-measured without the turning
+   its shape does not show. */
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
-                      pair_cache_limits limits, shape_symmetry symmetry_a,
-                      shape_symmetry symmetry_b);
+                      pair_cache_limits limits);
 
 #endif

@@ -48,8 +48,11 @@ typedef struct solver {
        region_bytes for all of them, which stays in its caches (ten pyramids: 3 MB a worker
        instead of 33 MB written afresh every step). */
     void *batches;
+    void *rolling_rows; /* the batches' rolling rows, indexed as they are */
+    bool rolling;       /* a listed contact has rolling resistance (pass.rolling) */
     int batch_base;
-    size_t region_bytes;
+    size_t region_bytes, rolling_region_bytes;
+    int regions;
     int batch_count;
     int *batch_first; /* the first contact of each batch, and contact_count after the last */
     solve_group *groups;
@@ -172,6 +175,7 @@ static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *pair
             if (solved->point_count == 0)
                 continue;
             s->touching[c->body_a] = s->touching[c->body_b] = true;
+            s->rolling |= c->rolling_resistance > 0.0f;
             int color = graph_color_pick(used, c->body_a, moves(s, c->body_a), c->body_b,
                                          moves(s, c->body_b));
             counts[color]++;
@@ -381,7 +385,8 @@ static void stage_prepare(void *context, int start, int end, int worker)
 {
     (void)worker;
     solver *s = context;
-    const contact_setup setup = {s->world, s->velocities, s->warm, s->world->bodies.count};
+    const contact_setup setup = {s->world, s->velocities, s->warm, s->world->bodies.count,
+                                 s->rolling ? s->rolling_rows : NULL};
     start += s->stage_first;
     end += s->stage_first;
     int last = s->batch_first[end];
@@ -429,20 +434,29 @@ static bool plan_step(solver *s)
     s->group_bodies = s->plan_bodies;
     if (!plan_contacts(s, s->plan, total))
         return false;
-    int regions = s->group_count > 1 ? world_workers(w) : 1;
+    s->regions = s->group_count > 1 ? world_workers(w) : 1;
     /* whole cache lines, so that two workers' regions share none */
-    s->region_bytes = (s->wide->batch_bytes * (size_t)most_group_batches(s) + 63u) & ~(size_t)63u;
+    size_t most = (size_t)most_group_batches(s);
+    s->region_bytes = (s->wide->batch_bytes * most + 63u) & ~(size_t)63u;
+    s->rolling_region_bytes = (s->wide->rolling_bytes * most + 63u) & ~(size_t)63u;
     /* regions start on a cache line (the kernels need 32 bytes); the arena aligns to 16 */
-    size_t bytes = s->region_bytes * (size_t)regions + 64;
+    size_t bytes = (s->region_bytes + s->rolling_region_bytes) * (size_t)s->regions + 64;
     s->batch_memory = arena_push(&w->scratch, bytes, "contact batches");
     return s->batch_memory != NULL;
 }
 
-/* The batch memory of a worker that solves whole groups (worker 0 for every group otherwise). */
+/* The batch memory of a worker that solves whole groups (worker 0 for every group otherwise),
+   and its rolling rows', after every worker's batches. */
 static void *batch_region(const solver *s, int worker)
 {
     uintptr_t first = ((uintptr_t)s->batch_memory + 63u) & ~(uintptr_t)63u;
     return (void *)(first + (size_t)worker * s->region_bytes);
+}
+
+static void *rolling_region(const solver *s, int worker)
+{
+    uintptr_t rows = (uintptr_t)batch_region(s, s->regions);
+    return (void *)(rows + (size_t)worker * s->rolling_region_bytes);
 }
 
 /* Whether the workers share the solve: when the colours large enough to split (more than one
@@ -677,6 +691,7 @@ static void solve_group_alone(solver *s, int index, int worker)
     const solve_group *group = &s->groups[index];
     s->group = group;
     s->batches = batch_region(s, worker);
+    s->rolling_rows = rolling_region(s, worker);
     s->batch_base = group->batch_color_first[0];
     joints_use_group(&s->joints, index);
     s->pass_count = 0; /* every group sees the same pass order */
@@ -795,6 +810,7 @@ void solver_step(cairn_world *world, float dt, int manifolds)
     s.pass = make_pass(&s, s.h);
     if (!plan_step(&s))
         drop_contacts(&s);
+    s.pass.rolling = s.rolling;
     team_times times = {world->stats.solver_worker_ms, world->stats.integrate_worker_ms,
                         &world->stats.solver_stages, &world->stats.solver_shared_stages};
     float worker_integrate_ms[CAIRN_MAX_WORKERS] = {0};

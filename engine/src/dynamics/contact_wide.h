@@ -31,6 +31,8 @@ typedef struct contact_pass {
     float max_push_velocity, linear_slop, baumgarte, max_linear_correction;
     float restitution_threshold;
     bool restart_pseudo; /* the split impulse pass starts the substep's pseudo impulses at 0 */
+    bool rolling;        /* a batch may have rolling rows (none can without a contact that has
+                            rolling resistance: the passes then skip looking) */
 } contact_pass;
 
 /* A pass over batches [start, end). */
@@ -39,13 +41,16 @@ typedef void contact_pass_fn(void *batches, int start, int end, const contact_pa
 enum { CONTACT_WIDE_MAX_LANES = 8 };
 
 /* What the prepare reads besides the manifolds: the bodies and their velocities at the step
-   start (by body index), the factor on last step's impulses, and the body index the empty lanes
-   use (at rest, never moved). */
+   start (by body index), the factor on last step's impulses, the body index the empty lanes
+   use (at rest, never moved), and room for the batches' rolling rows (rolling_bytes each, as
+   the batches are indexed, 32-byte aligned), written only where a batch has some; NULL when no
+   contact has rolling resistance. */
 typedef struct contact_setup {
     cairn_world *world;
     const body_velocity *velocities;
     float warm;
     int rest_body;
+    void *rolling_rows;
 } contact_setup;
 
 /* Batch b of the array at batches. */
@@ -54,7 +59,8 @@ typedef struct contact_wide_ops {
     /* Built with fused multiply-adds (CAIRN_DETERMINISTIC off): its results may differ from the
        other widths' in the last bits. */
     bool fused;
-    size_t batch_bytes; /* batches must be 32-byte aligned */
+    size_t batch_bytes;   /* batches must be 32-byte aligned */
+    size_t rolling_bytes; /* a batch's rolling rows (contact_setup.rolling_rows) */
     /* count manifolds of one colour and one point count made into batch b's constraints
        (contact_wide_prepare.h) */
     void (*prepare)(void *batches, int b, const manifold_ref *refs, int count,

@@ -165,8 +165,10 @@ static void setup_gather(setup_lanes *in, wide_batch *batch, const manifold_ref 
         lane_put_vec(&in->surface_velocity, l, c->surface_velocity);
         lane_put_vec(&in->friction_impulse, l, m->friction_impulse);
         in->twist_impulse[l] = m->twist_impulse;
-        in->rolling_resistance[l] = c->rolling_resistance;
-        lane_put_vec(&in->rolling_impulse, l, m->rolling_impulse);
+        if (setup->rolling_rows) {
+            in->rolling_resistance[l] = c->rolling_resistance;
+            lane_put_vec(&in->rolling_impulse, l, m->rolling_impulse);
+        }
         for (int p = 0; p < m->point_count; ++p) {
             lane_put_vec(&in->anchor_a[p], l, m->points[p].anchor_a);
             lane_put_vec(&in->anchor_b[p], l, m->points[p].anchor_b);
@@ -246,25 +248,24 @@ static inline lane rolling_lever(const setup_body *b, const wide_vec *patch, con
 /* The rolling rows, where a lane's contact has rolling resistance: the rolling radius is the
    lever of the moving body, the shorter where both move (a ball on a crate rolls on its own
    radius); last step's rolling impulse re-projected onto this step's tangents. */
-static void setup_rolling(wide_batch *batch, const setup_lanes *in, const wide_vec *patch,
-                          lane warm)
+static void setup_rolling(wide_batch *batch, wide_rolling *rows, const setup_lanes *in,
+                          const wide_vec *patch, lane warm)
 {
     lane zero = lane_splat(0.0f);
-    batch->rolling = lane_any(in->rolling_resistance > zero);
+    batch->rolling = rows && lane_any(in->rolling_resistance > zero) ? rows : NULL;
     if (!batch->rolling)
         return;
     lane lever_a = rolling_lever(&in->a, patch, &batch->normal);
     lane lever_b = rolling_lever(&in->b, patch, &batch->normal);
     lane both = lane_min(lever_a, lever_b);
     lane radius = lane_select((lever_a > zero) & (lever_b > zero), both, lever_a + lever_b);
-    batch->rolling_limit = in->rolling_resistance * radius;
+    rows->limit = in->rolling_resistance * radius;
     for (int k = 0; k < 2; ++k) {
-        batch->rolling_ia[k] = angular_response(&in->a, &batch->tangent[k]);
-        batch->rolling_ib[k] = angular_response(&in->b, &batch->tangent[k]);
-        batch->rolling_mass[k] =
-            inverse_where_positive(wide_dot(&batch->tangent[k], &batch->rolling_ia[k]) +
-                                   wide_dot(&batch->tangent[k], &batch->rolling_ib[k]));
-        batch->rolling_impulse[k] = wide_dot(&in->rolling_impulse, &batch->tangent[k]) * warm;
+        rows->ia[k] = angular_response(&in->a, &batch->tangent[k]);
+        rows->ib[k] = angular_response(&in->b, &batch->tangent[k]);
+        rows->mass[k] = inverse_where_positive(wide_dot(&batch->tangent[k], &rows->ia[k]) +
+                                               wide_dot(&batch->tangent[k], &rows->ib[k]));
+        rows->impulse[k] = wide_dot(&in->rolling_impulse, &batch->tangent[k]) * warm;
     }
 }
 
@@ -290,5 +291,6 @@ static void prepare(void *batches, int b, const manifold_ref *refs, int count,
     setup_points(batch, &in, warm);
     wide_vec patch = patch_centre(batch, &in);
     setup_friction(batch, &in, &patch, warm);
-    setup_rolling(batch, &in, &patch, warm);
+    wide_rolling *rows = setup->rolling_rows ? (wide_rolling *)setup->rolling_rows + b : NULL;
+    setup_rolling(batch, rows, &in, &patch, warm);
 }

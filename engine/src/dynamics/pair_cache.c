@@ -6,6 +6,7 @@
 
 #include "core/quad.h"
 #include "core/xform.h"
+#include "geometry/shape.h"
 
 #include <math.h>
 
@@ -16,15 +17,17 @@ static cairn_transform relative_pose(cairn_transform xa, cairn_transform unit_a,
                              glms_quat_mul(glms_quat_conjugate(xa.rotation), xb.rotation)};
 }
 
-void pair_cache_store(contact *c, cairn_transform xa, cairn_transform xb, float margin, float gap,
-                      float reach_b)
+void pair_cache_store(contact *c, const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                      cairn_transform xb, float margin, float gap, float reach_b)
 {
     c->reuse = (pair_cache){relative_pose(xa, xform_unit(xa), xb),
                             xform_inverse_vector(xa, c->manifold.normal),
                             margin,
                             gap,
                             reach_b,
-                            true};
+                            true,
+                            (uint8_t)shape_symmetry_of(a),
+                            (uint8_t)shape_symmetry_of(b)};
     for (int i = 1; i < contact_manifold_count(c); ++i)
         c->extra->local_normals[i - 1] = xform_inverse_vector(xa, contact_manifold(c, i)->normal);
 }
@@ -51,19 +54,6 @@ static quad_vec turn_points(cairn_transform unit, const quad_vec *v)
     quad_vec turned = quad_turn(&p, v);
     return (quad_vec){turned.x + unit.position.x, turned.y + unit.position.y,
                       turned.z + unit.position.z};
-}
-
-shape_symmetry shape_symmetry_of(const cairn_shape *shape)
-{
-    switch (cairn_shape_get_type(shape)) {
-    case CAIRN_SHAPE_SPHERE:
-        return SYMMETRY_POINT;
-    case CAIRN_SHAPE_CAPSULE:
-    case CAIRN_SHAPE_CYLINDER:
-        return SYMMETRY_AXIS_Y;
-    default: /* a compound's round children roll with it: its manifolds are re-measured whole */
-        return SYMMETRY_NONE;
-    }
 }
 
 /* A body's rotation relative to the other body as the contact sees it: `then` (at the build)
@@ -137,8 +127,7 @@ static bool still_apart(const pair_cache *then, cairn_transform now, float margi
 }
 
 bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float margin,
-                      pair_cache_limits limits, shape_symmetry symmetry_a,
-                      shape_symmetry symmetry_b)
+                      pair_cache_limits limits)
 {
     if (!c->reuse.valid || limits.distance <= 0.0f)
         return false;
@@ -157,6 +146,7 @@ bool pair_cache_reuse(contact *c, cairn_transform xa, cairn_transform xb, float 
        their material: seeing each from the other would turn it with the other's rolling, and
        the narrow phase run afresh for them kept piles of ragdolls' capsules from falling
        asleep (a new manifold each step moves its points a little). */
+    shape_symmetry symmetry_a = c->reuse.symmetry_a, symmetry_b = c->reuse.symmetry_b;
     bool a_rolls = symmetry_a != SYMMETRY_NONE, b_rolls = symmetry_b != SYMMETRY_NONE;
     rolling_side rolling = a_rolls == b_rolls ? ROLLING_NONE : (a_rolls ? ROLLING_A : ROLLING_B);
     if (rolling == ROLLING_B) /* B seen from A */

@@ -32,7 +32,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 11u
+#define SNAPSHOT_VERSION 12u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not its shape. The type and mass properties are

@@ -101,6 +101,8 @@ static void put_contact(cursor *c, const contact *k)
         put(c, &k->reuse.margin, sizeof k->reuse.margin);
         put(c, &k->reuse.gap, sizeof k->reuse.gap);
         put(c, &k->reuse.reach_b, sizeof k->reuse.reach_b);
+        put_u8(c, k->reuse.symmetry_a);
+        put_u8(c, k->reuse.symmetry_b);
     }
     put_manifold(c, &k->manifold);
     if (k->extra) {
@@ -240,11 +242,13 @@ bool snapshot_take_contact(cursor *c, uint32_t index, int body_slots, contact *o
                            take(c, &k.reuse.local_normal, sizeof k.reuse.local_normal) &&
                            take(c, &k.reuse.margin, sizeof k.reuse.margin) &&
                            take(c, &k.reuse.gap, sizeof k.reuse.gap) &&
-                           take(c, &k.reuse.reach_b, sizeof k.reuse.reach_b)))
+                           take(c, &k.reuse.reach_b, sizeof k.reuse.reach_b) &&
+                           take(c, &k.reuse.symmetry_a, 1) && take(c, &k.reuse.symmetry_b, 1)))
         return false;
     /* a gap lets the narrow phase skip the pair: only a real one (pair_cache.c) */
     if (k.reuse.valid && !(k.reuse.gap >= 0.0f && k.reuse.gap <= 1e6f && k.reuse.reach_b >= 0.0f &&
-                           k.reuse.reach_b <= 1e6f))
+                           k.reuse.reach_b <= 1e6f && k.reuse.symmetry_a <= SYMMETRY_AXIS_Y &&
+                           k.reuse.symmetry_b <= SYMMETRY_AXIS_Y))
         return error_set("cairn_world_restore: contact %u has a pair-cache gap of %g m, reach %g m",
                          index, (double)k.reuse.gap, (double)k.reuse.reach_b);
     if (!take_manifold(c, &k.manifold, index))

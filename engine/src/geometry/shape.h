@@ -105,6 +105,19 @@ static inline bool shape_is_triangles(const cairn_shape *shape)
 void mesh_destroy(cairn_shape *shape);
 void heightfield_destroy(cairn_shape *shape);
 
+/* The rotations under which a shape is itself: none (a box, a hull, a compound, triangles),
+   every one (a sphere), those about its local y axis (a capsule, a cylinder). A body whose shape
+   has some can roll (pair_cache_reuse). */
+typedef enum shape_symmetry { SYMMETRY_NONE, SYMMETRY_POINT, SYMMETRY_AXIS_Y } shape_symmetry;
+
+static inline shape_symmetry shape_symmetry_of(const cairn_shape *shape)
+{
+    if (shape->type == CAIRN_SHAPE_SPHERE)
+        return SYMMETRY_POINT;
+    bool axial = shape->type == CAIRN_SHAPE_CAPSULE || shape->type == CAIRN_SHAPE_CYLINDER;
+    return axial ? SYMMETRY_AXIS_Y : SYMMETRY_NONE;
+}
+
 /* How far the shape reaches from its own origin: the farthest corner of its local bounds. */
 float shape_reach(const cairn_shape *shape);
 /* What tells two shapes apart for a snapshot restore: the type, convex radius, bounds and the
