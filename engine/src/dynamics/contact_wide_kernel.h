@@ -85,6 +85,15 @@ static inline void lock_axes(lane code, lane_mask locked[3])
 
 /* ---- the impulses back ---- */
 
+/* Lane l's impulse of components c[0], c[1] along the batch's tangents, in world axes. */
+static inline vec3s along_tangents(const wide_batch *b, const lane c[2], int l)
+{
+    const wide_vec *t = b->tangent;
+    return (vec3s){{t[0].x[l] * c[0][l] + t[1].x[l] * c[1][l],
+                    t[0].y[l] * c[0][l] + t[1].y[l] * c[1][l],
+                    t[0].z[l] * c[0][l] + t[1].z[l] * c[1][l]}};
+}
+
 static void unpack(const void *batches, int i, contact_impulses *lanes)
 {
     const wide_batch *b = (const wide_batch *)batches + i;
@@ -93,19 +102,10 @@ static void unpack(const void *batches, int i, contact_impulses *lanes)
             lanes[l].normal[p] = b->points[p].normal_impulse[l];
             lanes[l].max_normal[p] = b->points[p].max_normal[l];
         }
-        /* the friction impulse along the tangents it was solved on */
-        lane f0 = b->friction_impulse[0], f1 = b->friction_impulse[1];
-        lanes[l].friction = (vec3s){{b->tangent[0].x[l] * f0[l] + b->tangent[1].x[l] * f1[l],
-                                     b->tangent[0].y[l] * f0[l] + b->tangent[1].y[l] * f1[l],
-                                     b->tangent[0].z[l] * f0[l] + b->tangent[1].z[l] * f1[l]}};
+        /* the friction and rolling impulses along the tangents they were solved on */
+        lanes[l].friction = along_tangents(b, b->friction_impulse, l);
         lanes[l].twist = b->friction_impulse[2][l];
-        lanes[l].rolling = (vec3s){{0}};
-        if (b->rolling) {
-            lane r0 = b->rolling->impulse[0], r1 = b->rolling->impulse[1];
-            lanes[l].rolling = (vec3s){{b->tangent[0].x[l] * r0[l] + b->tangent[1].x[l] * r1[l],
-                                        b->tangent[0].y[l] * r0[l] + b->tangent[1].y[l] * r1[l],
-                                        b->tangent[0].z[l] * r0[l] + b->tangent[1].z[l] * r1[l]}};
-        }
+        lanes[l].rolling = b->rolling ? along_tangents(b, b->rolling->impulse, l) : (vec3s){{0}};
     }
 }
 
@@ -298,7 +298,45 @@ ALWAYS_INLINE void warm_start_batch(wide_batch *b, const contact_pass *p, bool l
 
 /* ---- rolling resistance ---- */
 
-static void solve_rolling(const wide_batch *b, wide_body *va, wide_body *vb);
+/* The normal impulse of each lane's contact: its points' sum. */
+static inline lane batch_normal_impulse(const wide_batch *b)
+{
+    lane sum = lane_splat(0.0f);
+    for (int k = 0; k < b->point_count; ++k)
+        sum += b->points[k].normal_impulse;
+    return sum;
+}
+
+/* The pair of impulses (next[0], next[1]) scaled back onto the disc of radius limit where it
+   lies outside. */
+ALWAYS_INLINE void clamp_to_disc(lane next[2], lane limit)
+{
+    lane length2 = next[0] * next[0] + next[1] * next[1];
+    lane_mask outside = length2 > limit * limit;
+    if (lane_any(outside)) {
+        lane scale = lane_select(outside, limit / lane_sqrt(length2), lane_splat(1.0f));
+        for (int k = 0; k < 2; ++k)
+            next[k] = lane_select(outside, next[k] * scale, next[k]);
+    }
+}
+
+/* Both rolling rows from the same angular velocity, the pair clamped to its disc (no direction
+   rolls more easily), as friction's rows are; the disc grows with the batch's normal impulse. */
+static void solve_rolling(const wide_batch *b, wide_body *va, wide_body *vb)
+{
+    wide_rolling *r = b->rolling;
+    lane normal_sum = batch_normal_impulse(b);
+    lane old[2], next[2];
+    for (int k = 0; k < 2; ++k) {
+        old[k] = r->impulse[k];
+        next[k] = old[k] - r->mass[k] * angular_velocity(va, vb, &b->tangent[k]);
+    }
+    clamp_to_disc(next, r->limit * normal_sum);
+    for (int k = 0; k < 2; ++k) {
+        r->impulse[k] = next[k];
+        apply_angular(va, vb, &r->ia[k], &r->ib[k], next[k] - old[k]);
+    }
+}
 
 /* The rolling rows of the batches in [start, end) that have some, after the range's batches
    were solved (or warm-started): a colour's batches touch different moving bodies, so this
@@ -381,47 +419,11 @@ ALWAYS_INLINE void solve_normal(const contact_pass *p, const wide_batch *b, wide
     apply_row(va, vb, &pt->normal, &b->normal, impulse, locked);
 }
 
-/* The pair of impulses (next[0], next[1]) scaled back onto the disc of radius limit where it
-   lies outside. */
-ALWAYS_INLINE void clamp_to_disc(lane next[2], lane limit)
-{
-    lane length2 = next[0] * next[0] + next[1] * next[1];
-    lane_mask outside = length2 > limit * limit;
-    if (lane_any(outside)) {
-        lane scale = lane_select(outside, limit / lane_sqrt(length2), lane_splat(1.0f));
-        for (int k = 0; k < 2; ++k)
-            next[k] = lane_select(outside, next[k] * scale, next[k]);
-    }
-}
-
-/* Both rolling rows from the same angular velocity, the pair clamped to its disc (no direction
-   rolls more easily), as friction's rows are; the disc grows with the batch's normal impulse. */
-static void solve_rolling(const wide_batch *b, wide_body *va, wide_body *vb)
-{
-    wide_rolling *r = b->rolling;
-    lane normal_sum = lane_splat(0.0f);
-    for (int k = 0; k < b->point_count; ++k)
-        normal_sum += b->points[k].normal_impulse;
-    lane old[2], next[2];
-    for (int k = 0; k < 2; ++k) {
-        old[k] = r->impulse[k];
-        next[k] = old[k] - r->mass[k] * angular_velocity(va, vb, &b->tangent[k]);
-    }
-    clamp_to_disc(next, r->limit * normal_sum);
-    for (int k = 0; k < 2; ++k) {
-        r->impulse[k] = next[k];
-        apply_angular(va, vb, &r->ia[k], &r->ib[k], next[k] - old[k]);
-    }
-}
-
 /* Both tangent rows from the same velocity, then the pair clamped to the friction circle
    (isotropic: no direction slides more easily); then the twist. */
 ALWAYS_INLINE void solve_friction(wide_batch *b, wide_body *va, wide_body *vb, bool locked)
 {
-    lane normal_sum = lane_splat(0.0f);
-    for (int k = 0; k < b->point_count; ++k)
-        normal_sum += b->points[k].normal_impulse;
-    lane limit = b->friction * normal_sum;
+    lane limit = b->friction * batch_normal_impulse(b);
     lane old[2], next[2];
     for (int k = 0; k < 2; ++k) {
         old[k] = b->friction_impulse[k];
