@@ -8,6 +8,8 @@
    (the larger), the pre-solve callback, the API, snapshots and bad input. */
 #include "scene_helpers.h"
 
+#include "snapshot_reseal.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,5 +318,35 @@ Test(rolling_resistance, bad_values_are_refused)
     cr_expect(!cairn_body_set_rolling_resistance(world, ball, 0.1f));
     cr_expect_eq(cairn_body_rolling_resistance(world, ball), 0.0f);
     cr_expect(!cairn_body_set_rolling_resistance(NULL, ball, 0.1f));
+    cairn_world_destroy(world);
+}
+
+/* A snapshot whose body record holds a rolling resistance of 1.5, its checksum fixed, is refused
+   with an error naming it, and the world is unchanged; the same snapshot whole again is taken.
+   The record is found by the body's value (0.123456, a ball with nothing to touch). */
+Test(rolling_resistance, a_snapshot_with_a_corrupt_value_is_refused)
+{
+    cairn_world *world = rolling_world(v3(0, -9.81f, 0));
+    ball_at(world, 0, 5, 0.123456f);
+    scene_step(world, 3);
+    size_t size = cairn_world_snapshot_size(world);
+    unsigned char *snapshot = malloc(size);
+    cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
+    const float value = 0.123456f, bad = 1.5f;
+    unsigned char *at = NULL;
+    for (size_t k = 0; k + sizeof value <= size && !at; ++k)
+        if (memcmp(snapshot + k, &value, sizeof value) == 0)
+            at = snapshot + k;
+    cr_assert_not_null(at, "the value is not in the snapshot");
+    memcpy(at, &bad, sizeof bad);
+    snapshot_reseal(snapshot, size);
+    uint64_t hash = cairn_world_state_hash(world);
+    cr_expect(!cairn_world_restore(world, snapshot, size), "a rolling resistance of 1.5 was taken");
+    cr_expect(strstr(cairn_last_error(), "rolling resistance") != NULL, "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_state_hash(world), hash);
+    memcpy(at, &value, sizeof value);
+    snapshot_reseal(snapshot, size);
+    cr_expect(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    free(snapshot);
     cairn_world_destroy(world);
 }
