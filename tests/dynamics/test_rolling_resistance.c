@@ -2,7 +2,8 @@
    force x the rolling radius, against the analytic motion of a body rolling without slipping
    under that torque. A ball or a cylinder on the flat slows at C g / (1 + I / (m r^2)) (5/7 C g
    for a solid ball, 2/3 C g for a cylinder) and stops; on a slope of angle a it stays put while
-   tan a <= C and rolls down at g (sin a - C cos a) / (1 + I / (m r^2)) beyond. Each case runs
+   tan a <= C and rolls down at g (sin a - C cos a) / (1 + I / (m r^2)) beyond. A body spinning
+   in place on one point slows at C m g lever / I and stops. Each case runs
    the same body without resistance alongside, so a resistance that does nothing fails; a box
    sliding without turning keeps its bits (the rows act on turning only). Then the pair's value
    (the larger), the pre-solve callback, the API, snapshots and bad input. */
@@ -141,6 +142,54 @@ Test(rolling_resistance, a_rolling_ball_stops_where_its_energy_runs_out_and_stay
     cairn_world_destroy(world);
 }
 
+/* Spun about the vertical at w0 and left for t seconds with resistance c: the spin row holds a
+   torque of c m g lever against it, so w = w0 - c m g lever / I t until it stops, where the same
+   body without resistance keeps w0 (a single-point contact has no twist friction). Then it stays
+   stopped. I is the body's own, about its vertical axis. */
+static void expect_spin_slows(cairn_shape *shape, float y, double lever, double c, const char *what)
+{
+    const double w0 = 4.0, t = 0.5;
+    cairn_world *world = rolling_world(v3(0, -9.81f, 0));
+    ground(world, 0.0f);
+    cairn_shape_retain(shape);
+    cairn_body_id held = rolling_body(world, shape, scene_at(v3(0, y, -3)), (float)c);
+    cairn_body_id free = rolling_body(world, shape, scene_at(v3(0, y, 3)), 0.0f);
+    scene_step(world, 30); /* settle on the ground */
+    cr_assert(cairn_body_set_angular_velocity(world, held, v3(0, (float)w0, 0)));
+    cr_assert(cairn_body_set_angular_velocity(world, free, v3(0, (float)w0, 0)));
+    scene_step(world, (int)(t * 60.0));
+    double inertia = (double)cairn_body_inertia(world, held).m11;
+    double expected = w0 - c * cairn_body_mass(world, held) * g * lever / inertia * t;
+    cr_assert(expected > 0.5, "the case must still spin at t");
+    double w = (double)cairn_body_angular_velocity(world, held).y;
+    double w_free = (double)cairn_body_angular_velocity(world, free).y;
+    cr_expect(fabs(w - expected) < 0.01 * (w0 - expected), "%s: w %.5f rad/s, expected %.5f", what,
+              w, expected);
+    cr_expect(fabs(w_free - w0) < 1e-3, "%s without resistance: w %.5f rad/s, expected %.1f", what,
+              w_free, w0);
+    scene_step(world, 120); /* stopped after w0 / (w0 - expected) t, under 2 s */
+    vec3s spin = cairn_body_angular_velocity(world, held);
+    cr_expect(glms_vec3_norm(spin) < 1e-3f, "%s: still turning at %.2e rad/s", what,
+              (double)glms_vec3_norm(spin));
+    vec3s at = scene_position(world, held);
+    cr_expect(fabsf(at.x) < 1e-3f && fabsf(at.z + 3.0f) < 1e-3f, "%s: moved to (%.4f, %.4f)", what,
+              (double)at.x, (double)at.z);
+    cairn_shape_release(shape);
+    cairn_world_destroy(world);
+}
+
+/* A ball's lever is its radius: it slows at 5/2 C g / r. */
+Test(rolling_resistance, a_ball_spinning_in_place_slows_and_stops)
+{
+    expect_spin_slows(cairn_shape_sphere(0.5f), 0.5f, 0.5, 0.1, "ball");
+}
+
+/* A capsule standing on one end touches at a single point 0.75 m below its centre of mass. */
+Test(rolling_resistance, a_capsule_spinning_on_its_end_slows_by_its_height)
+{
+    expect_spin_slows(cairn_shape_capsule(0.5f, 0.25f), 0.75f, 0.75, 0.02, "standing capsule");
+}
+
 /* Gravity tilted by angle a in the x-y plane: the flat ground is a slope down +x. */
 static vec3s slope_gravity(double angle)
 {
@@ -265,16 +314,17 @@ Test(rolling_resistance, the_presolve_callback_changes_it)
     cairn_world_destroy(world);
 }
 
-/* A snapshot keeps the bodies' values and the rolling impulses: restored mid-roll, 60 steps
-   later the state hash is the one the saved world reached. */
+/* A snapshot keeps the bodies' values and the rolling impulses: restored mid-roll (and mid-spin),
+   60 steps later the state hash is the one the saved world reached. */
 Test(rolling_resistance, a_snapshot_keeps_it)
 {
     cairn_world *world = rolling_world(v3(0, -9.81f, 0));
     ground(world, 0.0f);
     cairn_body_id ball = ball_at(world, 0, 0, 0.2f);
-    ball_at(world, 0, 3, 0.05f);
+    cairn_body_id spinning = ball_at(world, 0, 3, 0.05f);
     scene_step(world, 30);
     start_rolling(world, ball, 4.0f, 0.5f);
+    cr_assert(cairn_body_set_angular_velocity(world, spinning, v3(0, 3, 0)));
     scene_step(world, 20);
     size_t size = cairn_world_snapshot_size(world);
     void *saved = malloc(size);

@@ -161,7 +161,8 @@ typedef struct cairn_body_def {
     /* Resistance to rolling, [0, 1], default 0 (none): a contact's rolling torque is held to
        rolling_resistance x its normal force x the rolling radius (the distance from the moving
        body's centre of mass to the contact plane), so a ball rolling on the flat slows at
-       5/7 x rolling_resistance x g and stays put on a slope up to atan(rolling_resistance). A
+       5/7 x rolling_resistance x g and stays put on a slope up to atan(rolling_resistance).
+       Spinning about the contact normal meets the same torque (a ball spun in place stops). A
        pair takes the larger of its bodies' values. E.g. 0.02 for a ball on grass. */
     float rolling_resistance;
 } cairn_body_def;

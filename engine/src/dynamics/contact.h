@@ -32,8 +32,8 @@ typedef struct manifold {
        twist row about the normal per manifold, instead of two rows per point. */
     vec3s friction_impulse; /* accumulated tangent impulse at the centre, world, N s */
     float twist_impulse;    /* accumulated about the normal, N m s */
-    /* accumulated against rolling (angular, perpendicular to the normal), world, N m s; zero
-       while the contact has no rolling resistance */
+    /* accumulated against rolling (angular, perpendicular to the normal) and spinning (along
+       it), world, N m s; zero while the contact has no rolling resistance */
     vec3s rolling_impulse;
     int point_count;
     manifold_point points[MANIFOLD_MAX_POINTS];

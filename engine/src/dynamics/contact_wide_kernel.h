@@ -41,11 +41,14 @@ typedef struct wide_batch {
 
 /* Rolling resistance: two angular rows about a batch's tangents, J = (0, -t, 0, t), their
    impulse held to a disc of radius limit times the normal impulse (the resistance times the
-   rolling radius). Kept apart from the batches (contact_setup.rolling_rows, one per batch), so
+   rolling radius), and a spin row about the normal held to the same limit. The spin row shares the
+   batch's twist axis (twist_ia, twist_ib, friction_mass[2]) but not its clamp: the twist friction
+   of a single-point contact has no lever, and a ball spinning in place on it would never stop.
+   Kept apart from the batches (contact_setup.rolling_rows, one per batch), so
    that batches without it stay as small as before: inside them they cost the 1,240-box pyramid
    about 5% of its step. */
 typedef struct wide_rolling {
-    lane limit, mass[2], impulse[2];
+    lane limit, mass[2], impulse[2], spin_impulse;
     wide_vec ia[2], ib[2]; /* the tangents' images under the inverse inertias */
 } wide_rolling;
 
@@ -94,6 +97,18 @@ static inline vec3s along_tangents(const wide_batch *b, const lane c[2], int l)
                     t[0].z[l] * c[0][l] + t[1].z[l] * c[1][l]}};
 }
 
+/* Lane l's rolling impulse in world axes: the rolling rows' along the tangents, the spin row's
+   along the normal. */
+static inline vec3s rolling_impulse(const wide_batch *b, int l)
+{
+    if (!b->rolling)
+        return (vec3s){{0}};
+    vec3s rolling = along_tangents(b, b->rolling->impulse, l);
+    lane spin = b->rolling->spin_impulse;
+    return (vec3s){{rolling.x + b->normal.x[l] * spin[l], rolling.y + b->normal.y[l] * spin[l],
+                    rolling.z + b->normal.z[l] * spin[l]}};
+}
+
 static void unpack(const void *batches, int i, contact_impulses *lanes)
 {
     const wide_batch *b = (const wide_batch *)batches + i;
@@ -105,7 +120,7 @@ static void unpack(const void *batches, int i, contact_impulses *lanes)
         /* the friction and rolling impulses along the tangents they were solved on */
         lanes[l].friction = along_tangents(b, b->friction_impulse, l);
         lanes[l].twist = b->friction_impulse[2][l];
-        lanes[l].rolling = b->rolling ? along_tangents(b, b->rolling->impulse, l) : (vec3s){{0}};
+        lanes[l].rolling = rolling_impulse(b, l);
     }
 }
 
@@ -331,11 +346,24 @@ static void solve_rolling(const wide_batch *b, wide_body *va, wide_body *vb)
         old[k] = r->impulse[k];
         next[k] = old[k] - r->mass[k] * angular_velocity(va, vb, &b->tangent[k]);
     }
-    clamp_to_disc(next, r->limit * normal_sum);
+    lane limit = r->limit * normal_sum;
+    clamp_to_disc(next, limit);
     for (int k = 0; k < 2; ++k) {
         r->impulse[k] = next[k];
         apply_angular(va, vb, &r->ia[k], &r->ib[k], next[k] - old[k]);
     }
+    lane spin = angular_velocity(va, vb, &b->normal);
+    lane held = lane_min(lane_max(r->spin_impulse - b->friction_mass[2] * spin, -limit), limit);
+    apply_angular(va, vb, &b->twist_ia, &b->twist_ib, held - r->spin_impulse);
+    r->spin_impulse = held;
+}
+
+static void warm_start_rolling(const wide_batch *b, wide_body *va, wide_body *vb)
+{
+    const wide_rolling *r = b->rolling;
+    for (int k = 0; k < 2; ++k)
+        apply_angular(va, vb, &r->ia[k], &r->ib[k], r->impulse[k]);
+    apply_angular(va, vb, &b->twist_ia, &b->twist_ib, r->spin_impulse);
 }
 
 /* The rolling rows of the batches in [start, end) that have some, after the range's batches
@@ -352,9 +380,7 @@ static void rolling_range(void *batches, int start, int end, const contact_pass 
         wide_body va, vb;
         gather_pair(p->velocities, b, false, &va, &vb);
         if (warm)
-            for (int k = 0; k < 2; ++k)
-                apply_angular(&va, &vb, &b->rolling->ia[k], &b->rolling->ib[k],
-                              b->rolling->impulse[k]);
+            warm_start_rolling(b, &va, &vb);
         else
             solve_rolling(b, &va, &vb);
         scatter_velocities(p->velocities, b->body_a, &va);

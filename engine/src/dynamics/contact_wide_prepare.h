@@ -247,7 +247,8 @@ static inline lane rolling_lever(const setup_body *b, const wide_vec *patch, con
 
 /* The rolling rows, where a lane's contact has rolling resistance: the rolling radius is the
    lever of the moving body, the shorter where both move (a ball on a crate rolls on its own
-   radius); last step's rolling impulse re-projected onto this step's tangents. */
+   radius); last step's rolling impulse re-projected onto this step's tangents and normal. Must
+   follow setup_friction: the spin row uses the twist row's axis and mass. */
 static void setup_rolling(wide_batch *batch, wide_rolling *rows, const setup_lanes *in,
                           const wide_vec *patch, lane warm)
 {
@@ -267,6 +268,7 @@ static void setup_rolling(wide_batch *batch, wide_rolling *rows, const setup_lan
                                                wide_dot(&batch->tangent[k], &rows->ib[k]));
         rows->impulse[k] = wide_dot(&in->rolling_impulse, &batch->tangent[k]) * warm;
     }
+    rows->spin_impulse = wide_dot(&in->rolling_impulse, &batch->normal) * warm;
 }
 
 /* Batch b from count manifolds of one colour with the same number of points; its empty lanes are
