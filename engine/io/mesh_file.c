@@ -2,8 +2,9 @@
    transforms baked into the vertices (aiProcess_PreTransformVertices), polygons triangulated
    and identical vertices joined (so neighbouring triangles share indices, which the mesh's
    active-edge rule needs); points and lines are left out. With `materials: { <name>: {friction,
-   restitution}, ... }` each triangle takes the material of the file material (AI_MATKEY_NAME)
-   its Assimp mesh uses; the file's materials the scene does not name take the body's. */
+   restitution, rolling_resistance}, ... }` each triangle takes the material of the file material
+   (AI_MATKEY_NAME) its Assimp mesh uses; the file's materials the scene does not name take the
+   body's. */
 #include "mesh_file.h"
 #include "scene.h"
 #include "settings.h"
@@ -96,18 +97,16 @@ static bool apply_named_material(const io_reader *reader, const struct aiScene *
         material_name(scene, i, &name);
         if (name.length != key_length || memcmp(name.data, key, key_length) != 0)
             continue;
-        cairn_body_def def = cairn_body_default_def();
-        def.friction = table[i].friction, def.restitution = table[i].restitution;
-        if (!io_read_material(reader, value, what, &def))
+        if (!io_read_surface_material(reader, value, what, &table[i]))
             return false;
-        table[i] = (cairn_surface_material){def.friction, def.restitution};
         *found = true;
     }
     return true;
 }
 
-/* `materials: { <file material name>: {friction, restitution}, ... }` into one entry per file
-   material, starting from the body's own friction and restitution (also for a key left out). */
+/* `materials: { <file material name>: {friction, restitution, rolling_resistance}, ... }` into
+   one entry per file material, starting from the body's own material (also for a key left
+   out). */
 static bool read_file_materials(const io_reader *reader, const io_mesh_file *request,
                                 const struct aiScene *scene, const char *path,
                                 cairn_surface_material **out)

@@ -77,9 +77,17 @@ bool io_read_mesh(const io_reader *reader, struct fy_node *params, const char *w
                   const cairn_surface_material *body_material, cairn_shape **out);
 bool io_read_heightfield(const io_reader *reader, struct fy_node *params, const char *what,
                          cairn_shape **out);
-/* `{friction, restitution}` onto def. */
+/* `{friction, restitution, rolling_resistance}` onto def. */
 bool io_read_material(const io_reader *reader, struct fy_node *node, const char *what,
                       cairn_body_def *def);
+/* The same keys onto a mesh or heightfield material (a key left out keeps its value). */
+bool io_read_surface_material(const io_reader *reader, struct fy_node *node, const char *what,
+                              cairn_surface_material *material);
+/* A body's material as a mesh triangle's. */
+static inline cairn_surface_material io_surface_material_of(const cairn_body_def *def)
+{
+    return (cairn_surface_material){def->friction, def->restitution, def->rolling_resistance};
+}
 /* Euler angles in degrees: rotate about X, then Y, then Z (world axes). */
 versors io_rotation_from_euler_degrees(vec3s degrees);
 /* A new shape from the engine, or a positioned error with cairn_last_error(). */

@@ -258,9 +258,10 @@ bool io_read_body_shape(const io_reader *reader, struct fy_node *node, const cha
         return read_cylinder(reader, params, name, out);
     if (io_scalar_is(key, "compound"))
         return read_compound(reader, params, name, out);
-    if (io_scalar_is(key, "mesh"))
-        return io_read_mesh(reader, params, name,
-                            &(cairn_surface_material){body->friction, body->restitution}, out);
+    if (io_scalar_is(key, "mesh")) {
+        cairn_surface_material body_material = io_surface_material_of(body);
+        return io_read_mesh(reader, params, name, &body_material, out);
+    }
     if (io_scalar_is(key, "heightfield"))
         return io_read_heightfield(reader, params, name, out);
     return read_hull(reader, params, name, out);
@@ -287,4 +288,17 @@ bool io_read_material(const io_reader *reader, struct fy_node *node, const char 
     io_join(name, sizeof name, what, "rolling_resistance", 18);
     return rolling == NULL ||
            io_read_float(reader, rolling, name, 0.0f, 1.0f, &def->rolling_resistance);
+}
+
+bool io_read_surface_material(const io_reader *reader, struct fy_node *node, const char *what,
+                              cairn_surface_material *material)
+{
+    cairn_body_def def = cairn_body_default_def();
+    def.friction = material->friction;
+    def.restitution = material->restitution;
+    def.rolling_resistance = material->rolling_resistance;
+    if (!io_read_material(reader, node, what, &def))
+        return false;
+    *material = io_surface_material_of(&def);
+    return true;
 }

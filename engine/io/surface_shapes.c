@@ -89,17 +89,15 @@ static bool read_mesh_file(const io_reader *reader, struct fy_node *params, cons
     return io_read_mesh_file(reader, params, &request, out);
 }
 
-/* `materials: [{friction, restitution}, ...]`: each entry read as a body's material (same
-   ranges; a key left out takes the body default). */
+/* `materials: [{friction, restitution, rolling_resistance}, ...]`: each entry read as a body's
+   material (same ranges; a key left out takes the body default). */
 static bool read_material_item(const io_reader *reader, struct fy_node *node, const char *what,
                                void *out, void *context)
 {
     (void)context;
     cairn_body_def def = cairn_body_default_def();
-    if (!io_read_material(reader, node, what, &def))
-        return false;
-    *(cairn_surface_material *)out = (cairn_surface_material){def.friction, def.restitution};
-    return true;
+    *(cairn_surface_material *)out = io_surface_material_of(&def);
+    return io_read_surface_material(reader, node, what, out);
 }
 
 static bool read_materials(const io_reader *reader, struct fy_node *node, const char *what,

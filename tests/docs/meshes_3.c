@@ -8,7 +8,7 @@ static cairn_shape *two_strips(void)
                         {{-4, 0, 8}},  {{0, 0, 8}},  {{4, 0, 8}}};
     const int indices[12] = {0, 3, 4, 0, 4, 1, 1, 4, 5, 1, 5, 2};
     const int material_indices[4] = {0, 0, 1, 1};
-    const cairn_surface_material materials[2] = {{0.05f, 0.0f}, {0.9f, 0.0f}};
+    const cairn_surface_material materials[2] = {{0.05f, 0.0f, 0.0f}, {0.9f, 0.0f, 0.0f}};
     return cairn_shape_mesh_with_materials(v, 6, indices, 4, material_indices, materials, 2);
 }
 
@@ -44,7 +44,7 @@ int main(void)
 
     const vec3s v[3] = {{{0, 0, 0}}, {{0, 0, 1}}, {{1, 0, 0}}};
     const int triangle[3] = {0, 1, 2}, bad_index[1] = {2};
-    const cairn_surface_material one[1] = {{0.5f, 0.0f}};
+    const cairn_surface_material one[1] = {{0.5f, 0.0f, 0.0f}};
     if (!cairn_shape_mesh_with_materials(v, 3, triangle, 1, bad_index, one, 1))
         printf("refused (%s)\n", cairn_last_error());
     cairn_world_destroy(world);

@@ -10,7 +10,7 @@ static cairn_shape *ice_and_rough(void)
     for (int z = 0; z < 8; ++z)
         for (int x = 0; x < 8; ++x)
             cell_material[z * 8 + x] = x < 4 ? 0 : 1;
-    const cairn_surface_material materials[2] = {{0.05f, 0.0f}, {0.9f, 0.0f}};
+    const cairn_surface_material materials[2] = {{0.05f, 0.0f, 0.0f}, {0.9f, 0.0f, 0.0f}};
     return cairn_shape_heightfield_with_materials(heights, 9, 9, (vec3s){{2, 1, 2}}, cell_material,
                                                   materials, 2);
 }
@@ -52,7 +52,7 @@ int main(void)
 
     const float flat[4] = {0, 0, 0, 0};
     const int bad_index[1] = {3};
-    const cairn_surface_material one[1] = {{0.5f, 0.0f}};
+    const cairn_surface_material one[1] = {{0.5f, 0.0f, 0.0f}};
     if (!cairn_shape_heightfield_with_materials(flat, 2, 2, (vec3s){{1, 1, 1}}, bad_index, one, 1))
         printf("refused (%s)\n", cairn_last_error());
     cairn_world_destroy(world);

@@ -118,6 +118,36 @@ Test(scene_file_materials, without_materials_the_mesh_has_none)
     cairn_world_destroy(world);
 }
 
+/* The rolling resistance of a file material: its entry's, else the body's (as friction and
+   restitution are). */
+Test(scene_file_materials, rolling_resistance_comes_from_the_entry_or_the_body)
+{
+    char path[128];
+    cairn_world *world = NULL;
+    cairn_io_error err;
+    cr_assert(load_text("bodies:\n"
+                        "  - type: static\n"
+                        "    material: { rolling_resistance: 0.02 }\n"
+                        "    shape:\n"
+                        "      mesh:\n"
+                        "        file: " PADS "\n"
+                        "        materials: { ice: { rolling_resistance: 0.1 }, rubber: {} }\n",
+                        &world, &err, path, sizeof path),
+              "%s:%d:%d: %s", err.file, err.line, err.column, err.message);
+    const cairn_shape *mesh = first_shape(world);
+    const float expected[3] = {0.1f, 0.02f, 0.02f};
+    for (int t = 0; t < cairn_shape_triangle_count(mesh); ++t) {
+        vec3s c[3];
+        cr_assert(cairn_shape_triangle(mesh, t, c));
+        int pad = pad_at((c[0].x + c[1].x + c[2].x) / 3.0f);
+        cairn_surface_material m;
+        cr_assert(cairn_shape_mesh_material(mesh, cairn_shape_triangle_material(mesh, t), &m));
+        cr_expect_float_eq(m.rolling_resistance, expected[pad], 1e-7f, "%s triangle %d: %g",
+                           pad_name[pad], t, (double)m.rolling_resistance);
+    }
+    cairn_world_destroy(world);
+}
+
 /* Lines 1 to 6; the tests add the entries (line 7 on). */
 #define HEAD                                                                                       \
     "bodies:\n"                                                                                    \
@@ -139,6 +169,8 @@ Test(scene_file_materials, bad_names_and_values_are_reported_where_they_are)
                  "bodies[0].shape.mesh.materials.rubber.friction");
     expect_error(HEAD "          rubber: { restitution: 2 }\n", 7, 34,
                  "materials.rubber.restitution");
+    expect_error(HEAD "          rubber: { rolling_resistance: -0.5 }\n", 7, 41,
+                 "materials.rubber.rolling_resistance");
     expect_error(HEAD "          rubber: { bounce: 1 }\n", 7, 21, "unknown key 'bounce'");
     expect_error(HEAD "          - ice\n", 7, 11, "bodies[0].shape.mesh.materials");
     expect_error("bodies:\n"

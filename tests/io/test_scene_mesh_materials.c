@@ -23,7 +23,8 @@
 Test(scene_mesh_materials, materials_load_onto_the_mesh)
 {
     const char *text = HEAD "        materials: [{friction: 0.05, restitution: 0},\n"
-                            "                    {friction: 0.9, restitution: 0.3}]\n"
+                            "                    {friction: 0.9, restitution: 0.3, "
+                            "rolling_resistance: 0.04}]\n"
                             "        material_indices: [1, 0]\n";
     char path[128];
     cairn_world *world = NULL;
@@ -39,8 +40,10 @@ Test(scene_mesh_materials, materials_load_onto_the_mesh)
     cr_assert(cairn_shape_mesh_material(mesh, 1, &m));
     cr_expect_float_eq(m.friction, 0.9f, 1e-6f);
     cr_expect_float_eq(m.restitution, 0.3f, 1e-6f);
+    cr_expect_float_eq(m.rolling_resistance, 0.04f, 1e-6f);
     cr_assert(cairn_shape_mesh_material(mesh, 0, &m));
     cr_expect_float_eq(m.friction, 0.05f, 1e-6f);
+    cr_expect_eq(m.rolling_resistance, 0.0f, "a key left out takes the body default");
     /* triangle 0 (0, 2, 1) covers x > z, triangle 1 x < z */
     cairn_ray_hit hit;
     cr_assert(cairn_world_raycast(world, (vec3s){{2, 1, -2}}, (vec3s){{0, -2, 0}}, &hit));
@@ -64,6 +67,9 @@ Test(scene_mesh_materials, bad_material_values_are_reported_where_they_are)
     expect_error(HEAD "        materials: [{friction: 0.05, restitution: 1.5}]\n"
                       "        material_indices: [0, 0]\n",
                  7, 51, "materials[0].restitution");
+    expect_error(HEAD "        materials: [{friction: 0.05, rolling_resistance: 1.5}]\n"
+                      "        material_indices: [0, 0]\n",
+                 7, 58, "materials[0].rolling_resistance");
     expect_error(HEAD "        materials: [{friction: .inf}]\n"
                       "        material_indices: [0, 0]\n",
                  7, 32, "materials[0].friction = .inf is not a finite number");

@@ -255,6 +255,8 @@ Test(heightfield_materials, bad_material_input_is_refused_with_its_message)
     const cairn_surface_material neg_rest[2] = {{0.5f, -0.1f}, {1.0f, 0.0f}};
     const cairn_surface_material nan_rest[2] = {{0.5f, NAN}, {1.0f, 0.0f}};
     const cairn_surface_material inf_rest[2] = {{0.5f, 0.5f}, {1.0f, INFINITY}};
+    const cairn_surface_material high_rolling[2] = {{0.5f, 0.5f, 0.0f}, {1.0f, 0.0f, 2.0f}};
+    const cairn_surface_material inf_rolling[2] = {{0.5f, 0.5f, INFINITY}, {1.0f, 0.0f, 0.0f}};
 #define FIELD(indices, materials, count)                                                           \
     cairn_shape_heightfield_with_materials(h, 4, 3, one, indices, materials, count)
     REJECT(FIELD(high, ok, 2), "cairn_shape_heightfield_with_materials: material index of cell 5 "
@@ -267,6 +269,8 @@ Test(heightfield_materials, bad_material_input_is_refused_with_its_message)
     REJECT(FIELD(good, neg_rest, 2), "material 0 restitution -0.1 is outside [0, 1]");
     REJECT(FIELD(good, nan_rest, 2), "material 0 restitution nan is outside [0, 1]");
     REJECT(FIELD(good, inf_rest, 2), "material 1 restitution inf is outside [0, 1]");
+    REJECT(FIELD(good, high_rolling, 2), "material 1 rolling_resistance 2 is outside [0, 1]");
+    REJECT(FIELD(good, inf_rolling, 2), "material 0 rolling_resistance inf is outside [0, 1]");
     REJECT(FIELD(good, ok, 0), "material_count = 0 with materials given, at least 1 material");
     REJECT(FIELD(good, ok, -1), "material_count = -1 with materials given");
     REJECT(FIELD(good, NULL, 2), "material_count = 2 with materials NULL");

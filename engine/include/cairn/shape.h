@@ -79,10 +79,13 @@ CAIRN_API const cairn_shape *cairn_compound_child(const cairn_shape *shape, int 
    index negative or >= vertex_count, no triangle left after dropping the degenerate ones. */
 CAIRN_API cairn_shape *cairn_shape_mesh(const vec3s *vertices, int vertex_count, const int *indices,
                                         int triangle_count);
-/* A surface material of mesh triangles: friction >= 0 and restitution in [0, 1], combined with
-   the other body's as two bodies' are (sqrt(fa * fb), max(ra, rb)). */
+/* A surface material of mesh triangles: friction >= 0, restitution in [0, 1] and rolling
+   resistance in [0, 1] (cairn_body_def.rolling_resistance; 0 where an initializer leaves it
+   out), combined with the other body's as two bodies' are (sqrt(fa * fb), max(ra, rb),
+   max(ca, cb)). */
 typedef struct cairn_surface_material {
     float friction, restitution;
+    float rolling_resistance;
 } cairn_surface_material;
 
 /* cairn_shape_mesh with a material per triangle: material_indices[t] in [0, material_count)

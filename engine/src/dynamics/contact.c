@@ -1,7 +1,8 @@
 /* Persistent contacts: created and destroyed with broadphase pairs, kept sorted by body pair
    (a deterministic order for the solver), updated each step by the narrow phase with their
    simplex cache; manifold points inherit last step's impulses. Materials combine as
-   friction = sqrt(fa * fb), restitution = max(ra, rb) and rolling resistance = max; a pair with a
+   friction = sqrt(fa * fb), restitution = max(ra, rb) and rolling resistance = max (a mesh
+   triangle's material in place of the mesh body's, contact_manifold_material); a pair with a
    sensor only tests for overlap (sensor.c). */
 #include "dynamics/world_state.h"
 
@@ -29,6 +30,14 @@ void contact_combine_materials(const cairn_world *world, contact *c)
     c->restitution = fmaxf(ba->restitution, bb->restitution);
     c->rolling_resistance = fmaxf(ba->rolling_resistance, bb->rolling_resistance);
     c->material_override = false;
+    c->surface_rolls = contact_surface_rolls(world, c);
+}
+
+bool contact_surface_rolls(const cairn_world *world, const contact *c)
+{
+    const material_table *ta = shape_material_table(world->bodies.data[c->body_a].shape);
+    const material_table *tb = shape_material_table(world->bodies.data[c->body_b].shape);
+    return (ta && ta->rolls) || (tb && tb->rolls);
 }
 
 static bool has_materials(const cairn_shape *shape)
@@ -50,22 +59,22 @@ static int deepest_triangle(const manifold *m, const cairn_shape *other)
     return (int)(deepest->id / 16u / (uint32_t)shape_part_count(other));
 }
 
-void contact_manifold_material(const cairn_world *world, const contact *c, const manifold *m,
-                               float *friction, float *restitution)
+cairn_surface_material contact_manifold_material(const cairn_world *world, const contact *c,
+                                                 const manifold *m)
 {
-    *friction = c->friction;
-    *restitution = c->restitution;
+    cairn_surface_material own = {c->friction, c->restitution, c->rolling_resistance};
     const body *ba = &world->bodies.data[c->body_a], *bb = &world->bodies.data[c->body_b];
     bool mesh_is_a = has_materials(ba->shape);
     if (c->material_override || (!mesh_is_a && !has_materials(bb->shape)))
-        return;
+        return own;
     const body *mesh = mesh_is_a ? ba : bb, *other = mesh_is_a ? bb : ba;
     int index = cairn_shape_triangle_material(mesh->shape, deepest_triangle(m, other->shape));
     if (index < 0)
-        return;
+        return own;
     const cairn_surface_material *s = &shape_material_table(mesh->shape)->materials[index];
-    *friction = sqrtf(s->friction * other->friction);
-    *restitution = fmaxf(s->restitution, other->restitution);
+    return (cairn_surface_material){sqrtf(s->friction * other->friction),
+                                    fmaxf(s->restitution, other->restitution),
+                                    fmaxf(s->rolling_resistance, other->rolling_resistance)};
 }
 
 contact contact_make(const cairn_world *world, uint32_t a, uint32_t b)

@@ -70,7 +70,9 @@ typedef struct contact {
     vec3s surface_velocity;   /* by the pre-solve callback: B's surface against A's, m/s */
     bool touching;            /* has manifold points */
     bool disabled;            /* by the pre-solve callback, for this step (contact_modify.c) */
-    bool material_override;   /* the pre-solve callback changed friction or restitution */
+    bool material_override;   /* the pre-solve callback changed friction, restitution or rolling
+                                 resistance */
+    bool surface_rolls;       /* a body's mesh materials have rolling resistance */
     bool was_touching;
     bool is_sensor;        /* one body is a sensor: overlap test only, never manifold points */
     bool overlapping;      /* sensor pairs: the full shapes overlapped at the last test */

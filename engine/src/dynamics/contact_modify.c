@@ -6,7 +6,8 @@
 #include "core/error.h"
 #include "core/validate.h"
 
-static cairn_contact_modify modify_view(const cairn_world *world, const contact *c)
+static cairn_contact_modify modify_view(const cairn_world *world, const contact *c,
+                                        const cairn_surface_material *seen)
 {
     cairn_contact_modify view = {
         .body_a = body_id_at(world, c->body_a),
@@ -14,10 +15,10 @@ static cairn_contact_modify modify_view(const cairn_world *world, const contact 
         .normal = c->manifold.normal,
         .point_count = c->manifold.point_count,
         .enabled = true,
-        .friction = c->friction,
-        .restitution = c->restitution,
+        .friction = seen->friction,
+        .restitution = seen->restitution,
         .surface_velocity = glms_vec3_zero(),
-        .rolling_resistance = c->rolling_resistance,
+        .rolling_resistance = seen->rolling_resistance,
     };
     const body *a = &world->bodies.data[c->body_a];
     for (int p = 0; p < c->manifold.point_count; ++p) {
@@ -39,17 +40,16 @@ void contact_presolve(cairn_world *world, contact *c)
     contact_combine_materials(world, c); /* each step starts from the materials */
     /* The callback sees the first manifold's (a mesh triangle's) materials; the solver keeps
        per-manifold materials unless the callback changes them. */
-    float friction, restitution;
-    contact_manifold_material(world, c, &c->manifold, &friction, &restitution);
-    cairn_contact_modify view = modify_view(world, c);
-    view.friction = friction;
-    view.restitution = restitution;
+    cairn_surface_material seen = contact_manifold_material(world, c, &c->manifold);
+    cairn_contact_modify view = modify_view(world, c, &seen);
     world->presolve(&view, world->presolve_context);
     c->disabled = !view.enabled;
-    c->friction = clamp_float(view.friction, 0.0f, 1e30f, c->friction);
-    c->restitution = clamp_float(view.restitution, 0.0f, 1.0f, c->restitution);
-    c->rolling_resistance = clamp_float(view.rolling_resistance, 0.0f, 1.0f, c->rolling_resistance);
-    c->material_override = c->friction != friction || c->restitution != restitution;
+    c->friction = clamp_float(view.friction, 0.0f, 1e30f, seen.friction);
+    c->restitution = clamp_float(view.restitution, 0.0f, 1.0f, seen.restitution);
+    c->rolling_resistance =
+        clamp_float(view.rolling_resistance, 0.0f, 1.0f, seen.rolling_resistance);
+    c->material_override = c->friction != seen.friction || c->restitution != seen.restitution ||
+                           c->rolling_resistance != seen.rolling_resistance;
     c->surface_velocity =
         is_finite_vec3(view.surface_velocity) ? view.surface_velocity : glms_vec3_zero();
 }

@@ -175,7 +175,7 @@ static int list_manifolds(solver *s, manifold_ref *listed, manifold_bodies *pair
             if (solved->point_count == 0)
                 continue;
             s->touching[c->body_a] = s->touching[c->body_b] = true;
-            s->rolling |= c->rolling_resistance > 0.0f;
+            s->rolling |= c->rolling_resistance > 0.0f || c->surface_rolls;
             int color = graph_color_pick(used, c->body_a, moves(s, c->body_a), c->body_b,
                                          moves(s, c->body_b));
             counts[color]++;

@@ -165,8 +165,11 @@ static void setup_gather(setup_lanes *in, wide_batch *batch, const manifold_ref 
         lane_put_vec(&in->surface_velocity, l, c->surface_velocity);
         lane_put_vec(&in->friction_impulse, l, m->friction_impulse);
         in->twist_impulse[l] = m->twist_impulse;
+        cairn_surface_material material = contact_manifold_material(w, c, m);
+        batch->friction[l] = material.friction;
+        batch->restitution[l] = material.restitution;
         if (setup->rolling_rows) {
-            in->rolling_resistance[l] = c->rolling_resistance;
+            in->rolling_resistance[l] = material.rolling_resistance;
             lane_put_vec(&in->rolling_impulse, l, m->rolling_impulse);
         }
         for (int p = 0; p < m->point_count; ++p) {
@@ -175,10 +178,6 @@ static void setup_gather(setup_lanes *in, wide_batch *batch, const manifold_ref 
             in->separation[p][l] = m->points[p].separation;
             in->normal_impulse[p][l] = m->points[p].normal_impulse;
         }
-        float friction, restitution;
-        contact_manifold_material(w, c, m, &friction, &restitution);
-        batch->friction[l] = friction;
-        batch->restitution[l] = restitution;
     }
 }
 

@@ -693,15 +693,17 @@ static void *pool_take(block_pool *pool)
     return pool->blocks[--pool->count];
 }
 
-/* Reads count contacts into out (its capacity reserved already), blocks from the pools. */
-static void read_contacts(cursor *c, uint32_t count, int body_slots, contact_array *out,
+/* Reads count contacts into out (its capacity reserved already), blocks from the pools; what
+   the contacts derive from the restored bodies' shapes is derived again. */
+static void read_contacts(const cairn_world *w, cursor *c, uint32_t count, contact_array *out,
                           restore_memory *m)
 {
     out->count = 0;
     for (uint32_t i = 0; i < count; ++i) {
         contact *k = &out->data[out->count++];
         contact_blocks blocks;
-        snapshot_take_contact(c, i, body_slots, k, &blocks); /* checked by parse */
+        snapshot_take_contact(c, i, w->bodies.count, k, &blocks); /* checked by parse */
+        k->surface_rolls = contact_surface_rolls(w, k);
         if (blocks.has_extra) {
             k->extra = pool_take(&m->extras);
             *k->extra = blocks.extra;
@@ -852,12 +854,11 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
         j->settings.user_data = same ? w->joints.data[i].settings.user_data : NULL;
     }
     cursor contacts = {.source = buffer, .size = (size_t)-1, .at = p->contacts_at};
-    int slots = w->bodies.count;
-    read_contacts(&contacts, p->header.contacts, slots, &w->contacts, m);
+    read_contacts(w, &contacts, p->header.contacts, &w->contacts, m);
     if (p->tags)
         keep_sleepers_parked(&w->parked, p->tags);
     else
-        read_contacts(&contacts, p->header.parked, slots, &w->parked, m);
+        read_contacts(w, &contacts, p->header.parked, &w->parked, m);
     empty_pool(&m->extras); /* the world's blocks no contact has now */
     empty_pool(&m->triangles);
     array_free(&w->joints);

@@ -138,13 +138,16 @@ void contact_dispose(cairn_world *world, contact *c);
 /* Frees the contact arrays with what their contacts own (world destroy). */
 void contacts_free(cairn_world *world);
 /* The pair's friction sqrt(fa fb), restitution max(ra, rb) and rolling resistance (max) into
-   the contact. */
+   the contact, and whether a mesh body's materials may give it rolling resistance. */
 void contact_combine_materials(const cairn_world *world, contact *c);
-/* The friction and restitution manifold m of c is solved with: c's own when the pre-solve
-   callback changed them or no body is a mesh with materials, else the material of the mesh
-   triangle under m's deepest point combined with the other body's. */
-void contact_manifold_material(const cairn_world *world, const contact *c, const manifold *m,
-                               float *friction, float *restitution);
+/* Whether a body of c is a mesh or heightfield with a material of rolling resistance
+   (contact.surface_rolls). */
+bool contact_surface_rolls(const cairn_world *world, const contact *c);
+/* The friction, restitution and rolling resistance manifold m of c is solved with: c's own when
+   the pre-solve callback changed them or no body is a mesh with materials, else the material of
+   the mesh triangle under m's deepest point combined with the other body's. */
+cairn_surface_material contact_manifold_material(const cairn_world *world, const contact *c,
+                                                 const manifold *m);
 /* A fresh contact for the pair a < b, materials combined. */
 contact contact_make(const cairn_world *world, uint32_t a, uint32_t b);
 /* Recomputes the combined friction and restitution of every contact of a body. */

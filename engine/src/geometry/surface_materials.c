@@ -18,6 +18,10 @@ static bool check_material(const char *function, const cairn_surface_material *m
     if (!is_finite_float(m->restitution) || m->restitution < 0.0f || m->restitution > 1.0f)
         return error_set("%s: material %d restitution %g is outside [0, 1]", function, i,
                          (double)m->restitution);
+    if (!is_finite_float(m->rolling_resistance) || m->rolling_resistance < 0.0f ||
+        m->rolling_resistance > 1.0f)
+        return error_set("%s: material %d rolling_resistance %g is outside [0, 1]", function, i,
+                         (double)m->rolling_resistance);
     return true;
 }
 
@@ -91,6 +95,8 @@ bool material_table_init(material_table *table, const int *material_indices, int
     for (int e = 0; e < count; ++e)
         store_index(table, e, material_indices[e]);
     memcpy(table->materials, materials, (size_t)material_count * sizeof(cairn_surface_material));
+    for (int i = 0; i < material_count; ++i)
+        table->rolls |= materials[i].rolling_resistance > 0.0f;
     return true;
 }
 

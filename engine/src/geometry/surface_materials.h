@@ -6,6 +6,7 @@
 
 #include <cairn/shape.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct material_table {
@@ -14,6 +15,7 @@ typedef struct material_table {
     int count;      /* elements */
     cairn_surface_material *materials;
     int material_count;
+    bool rolls; /* a material has rolling resistance (the solver then looks for rolling rows) */
 } material_table;
 
 /* What the validation messages call an element: "triangle 3", or for a grid of `columns`
