@@ -400,3 +400,40 @@ Test(rolling_resistance, a_snapshot_with_a_corrupt_value_is_refused)
     free(snapshot);
     cairn_world_destroy(world);
 }
+
+/* The pair cache keeps which of a pair's shapes can roll unseen (a ball: about any axis). A
+   snapshot whose byte for it is out of range, its checksum fixed, is refused with an error naming
+   the pair cache, and the world is unchanged. The byte follows the cache's reach of the ball
+   (the length of its bounds' far corner, r sqrt 3) and the box's byte (none). */
+Test(rolling_resistance, a_snapshot_with_a_corrupt_pair_cache_symmetry_is_refused)
+{
+    cairn_world *world = rolling_world(v3(0, -9.81f, 0));
+    ground(world, 0.0f);
+    const float radius = 0.4321f;
+    rolling_body(world, cairn_shape_sphere(radius), scene_at(v3(0, radius, 0)), 0.0f);
+    scene_step(world, 10);
+    size_t size = cairn_world_snapshot_size(world);
+    unsigned char *snapshot = malloc(size);
+    cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
+    const float reach = glms_vec3_norm(v3(radius, radius, radius));
+    unsigned char pattern[sizeof reach + 2];
+    memcpy(pattern, &reach, sizeof reach);
+    pattern[sizeof reach] = 0;     /* the ground box: no symmetry */
+    pattern[sizeof reach + 1] = 1; /* the ball: symmetric about its centre */
+    unsigned char *at = NULL;
+    for (size_t k = 0; k + sizeof pattern <= size && !at; ++k)
+        if (memcmp(snapshot + k, pattern, sizeof pattern) == 0)
+            at = snapshot + k + sizeof reach + 1;
+    cr_assert_not_null(at, "the pair cache's symmetry is not in the snapshot");
+    *at = 3;
+    snapshot_reseal(snapshot, size);
+    uint64_t hash = cairn_world_state_hash(world);
+    cr_expect(!cairn_world_restore(world, snapshot, size), "a symmetry of 3 was taken");
+    cr_expect(strstr(cairn_last_error(), "pair-cache") != NULL, "%s", cairn_last_error());
+    cr_expect_eq(cairn_world_state_hash(world), hash);
+    *at = 1;
+    snapshot_reseal(snapshot, size);
+    cr_expect(cairn_world_restore(world, snapshot, size), "%s", cairn_last_error());
+    free(snapshot);
+    cairn_world_destroy(world);
+}

@@ -249,8 +249,11 @@ bool snapshot_take_contact(cursor *c, uint32_t index, int body_slots, contact *o
     if (k.reuse.valid && !(k.reuse.gap >= 0.0f && k.reuse.gap <= 1e6f && k.reuse.reach_b >= 0.0f &&
                            k.reuse.reach_b <= 1e6f && k.reuse.symmetry_a <= SYMMETRY_AXIS_Y &&
                            k.reuse.symmetry_b <= SYMMETRY_AXIS_Y))
-        return error_set("cairn_world_restore: contact %u has a pair-cache gap of %g m, reach %g m",
-                         index, (double)k.reuse.gap, (double)k.reuse.reach_b);
+        return error_set(
+            "cairn_world_restore: contact %u has a pair-cache gap of %g m, reach %g m, "
+            "symmetries %u and %u",
+            index, (double)k.reuse.gap, (double)k.reuse.reach_b, (unsigned)k.reuse.symmetry_a,
+            (unsigned)k.reuse.symmetry_b);
     if (!take_manifold(c, &k.manifold, index))
         return false;
     blocks->has_extra = flags & FLAG_EXTRA;
