@@ -1,9 +1,11 @@
 /* The character controller against analytic answers: it walks at its speed on flat ground,
    slides along walls, walks up a 40-degree ramp but not a 50-degree one (sliding down it at
    g sin 50), climbs 0.3 m steps and not 0.5 m ones, never passes through a thin wall, pushes a
-   box with no more than its push force, rides a moving platform, and rejects bad input. */
+   box with no more than its push force, rides a moving platform, crouches under a slab it cannot
+   stand up under, and rejects bad input. */
 #include "../dynamics/scene_helpers.h"
 #include "../mesh/mesh_helpers.h"
+#include "../dynamics/snapshot_reseal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -558,6 +560,159 @@ Test(character, walks_over_a_heightfield_hill)
     vec3s p = cairn_character_position(c);
     cr_expect_geq(p.x, 17.0f, "stuck at x %.3f", (double)p.x);
     cr_expect(fabsf(p.y - (1.0f + STAND)) < 0.01f, "on the plateau at y %.4f", (double)p.y);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* ---- size: crouching and standing up ---- */
+
+/* Where the capsule's lowest point is (its centre less half_height + radius). */
+static float feet(const cairn_character *c)
+{
+    float h, r;
+    cairn_character_size(c, &h, &r);
+    return cairn_character_position(c).y - h - r;
+}
+
+/* A slab whose underside is 1.2 m up over x in [2, 6]: 1.6 m standing does not fit under it,
+   1.0 m crouched does. Walking in standing, the slab's side stops it; crouched it walks under;
+   there standing up is refused (no room) and changes nothing; past the slab it stands up. Each
+   change keeps its feet where they were. */
+Test(character, crouches_under_a_low_ceiling_and_stands_up_past_it)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    scene_body(world, cairn_shape_box(v3(2, 0.5f, 3), 0.0f), CAIRN_STATIC, scene_at(v3(4, 1.7f, 0)),
+               1000.0f, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    for (int n = 0; n < 60; ++n)
+        frame(world, c, v3(3, 0, 0));
+    float stopped = cairn_character_position(c).x;
+    cr_expect(stopped < 2.0f - radius + 0.01f, "standing, it walked to x = %.3f under the slab",
+              stopped);
+    float before = feet(c);
+    cr_assert(cairn_character_set_size(c, 0.2f, radius), "%s", cairn_last_error());
+    cr_expect(fabsf(feet(c) - before) < 1e-5f, "feet moved from %.5f to %.5f", before, feet(c));
+    for (int n = 0; n < 60; ++n)
+        frame(world, c, v3(3, 0, 0));
+    vec3s under = cairn_character_position(c);
+    cr_expect(under.x > 4.0f, "crouched, it got to x = %.3f only", under.x);
+    cr_expect(cairn_character_ground_state(c).on_ground);
+    cairn_clear_error();
+    cr_expect(!cairn_character_set_size(c, half_height, radius), "it stood up under the slab");
+    cr_expect(strstr(cairn_last_error(), "no room") != NULL, "%s", cairn_last_error());
+    float h, r;
+    cairn_character_size(c, &h, &r);
+    vec3s still = cairn_character_position(c);
+    cr_expect(h == 0.2f && r == radius && still.x == under.x && still.y == under.y,
+              "a refused change changed it: size %g %g at (%g, %g)", h, r, still.x, still.y);
+    for (int n = 0; n < 60; ++n)
+        frame(world, c, v3(3, 0, 0));
+    cr_assert_gt(cairn_character_position(c).x, 6.0f + radius);
+    before = feet(c);
+    cr_expect(cairn_character_set_size(c, half_height, radius), "%s", cairn_last_error());
+    cr_expect(fabsf(feet(c) - before) < 1e-5f, "feet moved from %.5f to %.5f", before, feet(c));
+    cr_expect(fabsf(cairn_character_position(c).y - STAND) < 0.01f, "standing at %.4f",
+              cairn_character_position(c).y);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* Another character overhead leaves no room to stand up until it goes. */
+Test(character, stands_up_only_when_another_character_makes_room)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    frame(world, c, v3(0, 0, 0));
+    cr_assert(cairn_character_set_size(c, 0.1f, radius), "%s", cairn_last_error());
+    cairn_character *above = make_character(world, v3(0, 0.8f + STAND, 0));
+    cr_expect(!cairn_character_set_size(c, half_height, radius), "it stood up into another");
+    cr_assert(cairn_character_set_position(above, v3(3, STAND, 0)));
+    cr_expect(cairn_character_set_size(c, half_height, radius), "%s", cairn_last_error());
+    cairn_character_destroy(above);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+Test(character, bad_sizes_are_refused)
+{
+    cairn_world *world = scene_default_world();
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    const float bad[4][2] = {{-0.1f, 0.3f}, {NAN, 0.3f}, {0.5f, 0.0f}, {0.5f, INFINITY}};
+    const char *names[4] = {"half_height", "half_height", "radius", "radius"};
+    for (int k = 0; k < 4; ++k) {
+        cr_expect(!cairn_character_set_size(c, bad[k][0], bad[k][1]));
+        cr_expect(strstr(cairn_last_error(), names[k]) != NULL, "%s", cairn_last_error());
+    }
+    float h, r;
+    cairn_character_size(c, &h, &r);
+    cr_expect(h == half_height && r == radius, "size %g %g after refusals", h, r);
+    cr_expect(!cairn_character_set_size(NULL, 0.5f, 0.3f));
+    cairn_world_destroy(world);
+    cr_expect(!cairn_character_set_size(c, 0.2f, 0.3f));
+    cr_expect(strstr(cairn_last_error(), "world was destroyed") != NULL, "%s", cairn_last_error());
+    cairn_character_destroy(c);
+}
+
+/* A snapshot keeps the size: saved standing and restored crouched, the character stands again,
+   where it was, and goes on as the saved world did. */
+Test(character, snapshots_keep_the_size)
+{
+    cairn_world *world = scene_default_world();
+    scene_floor(world, 0.5f, 0.0f);
+    cairn_character *c = make_character(world, v3(0, STAND, 0));
+    for (int n = 0; n < 10; ++n)
+        frame(world, c, v3(2, 0, 0));
+    size_t size = cairn_world_snapshot_size(world);
+    void *buffer = malloc(size);
+    cr_assert(cairn_world_snapshot(world, buffer, size), "%s", cairn_last_error());
+    for (int n = 0; n < 20; ++n)
+        frame(world, c, v3(2, 0, 0));
+    vec3s expect = cairn_character_position(c);
+    cr_assert(cairn_character_set_size(c, 0.2f, 0.25f), "%s", cairn_last_error());
+    cr_assert(cairn_world_restore(world, buffer, size), "%s", cairn_last_error());
+    float h, r;
+    cairn_character_size(c, &h, &r);
+    cr_expect(h == half_height && r == radius, "restored size %g %g", h, r);
+    for (int n = 0; n < 20; ++n)
+        frame(world, c, v3(2, 0, 0));
+    vec3s p = cairn_character_position(c);
+    cr_expect(p.x == expect.x && p.y == expect.y && p.z == expect.z,
+              "at (%.6f %.6f %.6f), expected (%.6f %.6f %.6f)", p.x, p.y, p.z, expect.x, expect.y,
+              expect.z);
+    free(buffer);
+    cairn_character_destroy(c);
+    cairn_world_destroy(world);
+}
+
+/* A snapshot whose character record holds a radius of 0 (checksum fixed) is refused with an
+   error naming it, and the character keeps its size. The record is found by its size. */
+Test(character, a_snapshot_with_a_bad_size_is_refused)
+{
+    cairn_world *world = scene_default_world();
+    cairn_character_def def = cairn_character_default_def();
+    def.half_height = 0.4567f;
+    def.radius = 0.2345f;
+    cairn_character *c = cairn_character_create(world, &def);
+    cr_assert_not_null(c, "%s", cairn_last_error());
+    size_t size = cairn_world_snapshot_size(world);
+    unsigned char *buffer = malloc(size);
+    cr_assert(cairn_world_snapshot(world, buffer, size), "%s", cairn_last_error());
+    const float pair[2] = {def.half_height, def.radius}, zero = 0.0f;
+    unsigned char *at = NULL;
+    for (size_t k = 0; k + sizeof pair <= size && !at; ++k)
+        if (memcmp(buffer + k, pair, sizeof pair) == 0)
+            at = buffer + k + sizeof(float);
+    cr_assert_not_null(at, "the size is not in the snapshot");
+    memcpy(at, &zero, sizeof zero);
+    snapshot_reseal(buffer, size);
+    cr_expect(!cairn_world_restore(world, buffer, size), "a radius of 0 was taken");
+    cr_expect(strstr(cairn_last_error(), "radius") != NULL, "%s", cairn_last_error());
+    float h, r;
+    cairn_character_size(c, &h, &r);
+    cr_expect(h == def.half_height && r == def.radius, "size %g %g", h, r);
+    free(buffer);
     cairn_character_destroy(c);
     cairn_world_destroy(world);
 }

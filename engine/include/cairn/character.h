@@ -55,6 +55,16 @@ CAIRN_API bool cairn_character_move(cairn_character *character, vec3s velocity, 
 CAIRN_API vec3s cairn_character_position(const cairn_character *character);
 /* Teleports it (|position| <= 1e6 m); no collision on the way. */
 CAIRN_API bool cairn_character_set_position(cairn_character *character, vec3s position);
+/* Changes the capsule's size (crouching, standing up, a power-up), keeping its lowest point
+   where it is, so a character on the ground stays on it. False, and nothing changes, when the
+   new capsule would overlap a body it collides with or another character (no room to stand up
+   under a low ceiling), with an error saying so; also on a NULL character, a destroyed world,
+   or a size cairn_character_create refuses. Snapshots keep the size. */
+CAIRN_API bool cairn_character_set_size(cairn_character *character, float half_height,
+                                        float radius);
+/* Its current half_height and radius (0 for a NULL character). */
+CAIRN_API void cairn_character_size(const cairn_character *character, float *half_height,
+                                    float *radius);
 /* The velocity of its last move: the distance moved over dt (after sliding and riding). */
 CAIRN_API vec3s cairn_character_velocity(const cairn_character *character);
 CAIRN_API cairn_character_ground cairn_character_ground_state(const cairn_character *character);

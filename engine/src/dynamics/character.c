@@ -28,16 +28,9 @@ enum {
 struct cairn_character {
     cairn_world *world;           /* NULL once the world is destroyed */
     cairn_character *next, *prev; /* the world's list of characters: they see each other */
-    cairn_shape *capsule;
-    /* A slimmer capsule for vertical casts (steps, the ground): the full one meets the wall it
-       stands against at the start of a cast down and never sees the floor. */
-    cairn_shape *slim;
-    /* The capsule grown by the skin, to find what touches it (de-penetration): a cast that
-       starts in exact contact finds no way out. */
-    cairn_shape *skin;
-    float slim_lift; /* m: how much higher its bottom is */
-    cairn_character_def def;
-    float walkable_cos; /* cos(max_slope) */
+    character_shapes shapes;
+    cairn_character_def def; /* half_height and radius: the current size */
+    float walkable_cos;      /* cos(max_slope) */
     vec3s position;
     vec3s velocity;
     cairn_character_ground ground;
@@ -67,11 +60,45 @@ cairn_character_def cairn_character_default_def(void)
     };
 }
 
-static bool check_range(const char *name, float value, float low, float high)
+static bool check_range_in(const char *function, const char *name, float value, float low,
+                           float high)
 {
     if (!is_finite_float(value) || value < low || value > high)
-        return error_set("cairn_character_create: %s = %g is outside [%g, %g]", name, (double)value,
+        return error_set("%s: %s = %g is outside [%g, %g]", function, name, (double)value,
                          (double)low, (double)high);
+    return true;
+}
+
+static bool check_range(const char *name, float value, float low, float high)
+{
+    return check_range_in("cairn_character_create", name, value, low, high);
+}
+
+bool character_size_valid(const char *function, float half_height, float radius)
+{
+    return check_range_in(function, "half_height", half_height, 0.0f, 1e3f) &&
+           check_range_in(function, "radius", radius, 1e-3f, 1e3f);
+}
+
+void character_shapes_release(character_shapes *shapes)
+{
+    cairn_shape_release(shapes->capsule);
+    cairn_shape_release(shapes->slim);
+    cairn_shape_release(shapes->skin);
+    *shapes = (character_shapes){0};
+}
+
+bool character_shapes_make(float half_height, float radius, character_shapes *out)
+{
+    float slim_radius = fmaxf(0.5f * radius, radius - 4.0f * SKIN);
+    out->capsule = cairn_shape_capsule(half_height, radius);
+    out->slim = cairn_shape_capsule(half_height, slim_radius);
+    out->skin = cairn_shape_capsule(half_height, radius + SKIN);
+    out->slim_lift = radius - slim_radius;
+    if (out->capsule == NULL || out->slim == NULL || out->skin == NULL) {
+        character_shapes_release(out);
+        return false;
+    }
     return true;
 }
 
@@ -84,8 +111,7 @@ static bool check_def(const cairn_character_def *def)
     if (!(def->max_slope > 0.0f && def->max_slope < 0.5f * GLM_PIf))
         return error_set("cairn_character_create: max_slope = %g is outside (0, pi/2)",
                          (double)def->max_slope);
-    return check_range("half_height", def->half_height, 0.0f, 1e3f) &&
-           check_range("radius", def->radius, 1e-3f, 1e3f) &&
+    return character_size_valid("cairn_character_create", def->half_height, def->radius) &&
            check_range("step_height", def->step_height, 0.0f, 1e3f) &&
            check_range("mass", def->mass, 1e-3f, 1e9f) &&
            check_range("max_push_force", def->max_push_force, 0.0f, 1e12f);
@@ -104,18 +130,10 @@ cairn_character *cairn_character_create(cairn_world *world, const cairn_characte
     cairn_character *c = mem_calloc(1, sizeof *c);
     if (c == NULL)
         return NULL;
-    float slim_radius = fmaxf(0.5f * def->radius, def->radius - 4.0f * SKIN);
-    c->capsule = cairn_shape_capsule(def->half_height, def->radius);
-    c->slim = cairn_shape_capsule(def->half_height, slim_radius);
-    c->skin = cairn_shape_capsule(def->half_height, def->radius + SKIN);
-    if (c->capsule == NULL || c->slim == NULL || c->skin == NULL) {
-        cairn_shape_release(c->capsule);
-        cairn_shape_release(c->slim);
-        cairn_shape_release(c->skin);
+    if (!character_shapes_make(def->half_height, def->radius, &c->shapes)) {
         mem_free(c, sizeof *c);
         return NULL;
     }
-    c->slim_lift = def->radius - slim_radius;
     c->world = world;
     c->next = world->characters;
     if (world->characters)
@@ -140,9 +158,7 @@ void cairn_character_destroy(cairn_character *c)
         if (c->next)
             c->next->prev = c->prev;
     }
-    cairn_shape_release(c->capsule);
-    cairn_shape_release(c->slim);
-    cairn_shape_release(c->skin);
+    character_shapes_release(&c->shapes);
     mem_free(c, sizeof *c);
 }
 
@@ -173,7 +189,8 @@ static bool depenetrate_characters(cairn_character *c)
     for (const cairn_character *o = c->world->characters; o != NULL; o = o->next) {
         cairn_query_result r;
         if (o == c ||
-            !cairn_collide(o->capsule, at(o->position), c->capsule, at(c->position), NULL, &r) ||
+            !cairn_collide(o->shapes.capsule, at(o->position), c->shapes.capsule, at(c->position),
+                           NULL, &r) ||
             r.distance >= 0.0f)
             continue;
         c->position = glms_vec3_add(c->position, glms_vec3_scale(r.normal, SKIN - r.distance));
@@ -187,13 +204,13 @@ static void depenetrate(cairn_character *c)
     for (int pass = 0; pass < DEPENETRATE_ITERATIONS; ++pass) {
         cairn_body_id bodies[OVERLAP_CAPACITY];
         cairn_query_filter filter = body_filter(c);
-        int count = cairn_world_overlap_shape_filtered(c->world, c->skin, at(c->position), &filter,
-                                                       bodies, OVERLAP_CAPACITY);
+        int count = cairn_world_overlap_shape_filtered(c->world, c->shapes.skin, at(c->position),
+                                                       &filter, bodies, OVERLAP_CAPACITY);
         bool moved = false;
         for (int i = 0; i < count && i < OVERLAP_CAPACITY; ++i) {
             cairn_query_result r;
             cairn_transform xb = cairn_body_transform(c->world, bodies[i]);
-            if (!cairn_collide(cairn_body_shape(c->world, bodies[i]), xb, c->capsule,
+            if (!cairn_collide(cairn_body_shape(c->world, bodies[i]), xb, c->shapes.capsule,
                                at(c->position), NULL, &r) ||
                 r.distance >= 0.5f * SKIN)
                 continue; /* touching exactly counts: a cast from contact finds no way out */
@@ -303,8 +320,8 @@ static bool sweep(const cairn_character *c, const cairn_shape *shape, vec3s moti
         cairn_world_shape_cast_filtered(c->world, shape, at(c->position), motion, &filter, hit);
     for (const cairn_character *o = c->world->characters; o != NULL; o = o->next) {
         cairn_cast_hit h;
-        if (o == c ||
-            !cairn_shape_cast(o->capsule, at(o->position), shape, at(c->position), motion, &h))
+        if (o == c || !cairn_shape_cast(o->shapes.capsule, at(o->position), shape, at(c->position),
+                                        motion, &h))
             continue;
         if (found && h.fraction >= hit->fraction)
             continue;
@@ -333,7 +350,7 @@ static bool cast_shape_and_move(cairn_character *c, const cairn_shape *shape, ve
 
 static bool cast_and_move(cairn_character *c, vec3s motion, cairn_shape_cast_hit *hit)
 {
-    return cast_shape_and_move(c, c->capsule, motion, hit);
+    return cast_shape_and_move(c, c->shapes.capsule, motion, hit);
 }
 
 /* Moves straight up or down with the slim capsule, its bottom level with the full one's. */
@@ -341,13 +358,14 @@ static bool cast_vertical(cairn_character *c, float distance, cairn_shape_cast_h
 {
     vec3s motion = glms_vec3_scale(up, distance);
     if (distance < 0.0f)
-        motion = glms_vec3_scale(up, distance - c->slim_lift);
+        motion = glms_vec3_scale(up, distance - c->shapes.slim_lift);
     vec3s start = c->position;
-    bool hit_something = cast_shape_and_move(c, c->slim, motion, hit);
+    bool hit_something = cast_shape_and_move(c, c->shapes.slim, motion, hit);
     /* the slim capsule stopped lower than the full one would: by slim_lift across the surface,
        so by slim_lift / n.y vertically */
     if (distance < 0.0f && hit_something && hit->normal.y > 1e-3f)
-        c->position.y = fmaxf(c->position.y + c->slim_lift / hit->normal.y, start.y + distance);
+        c->position.y =
+            fmaxf(c->position.y + c->shapes.slim_lift / hit->normal.y, start.y + distance);
     return hit_something;
 }
 
@@ -437,15 +455,15 @@ static void probe_ground(cairn_character *c, float reach, bool snap)
     cairn_character_ground none = {false, up, {0, 0}, glms_vec3_zero()};
     cairn_shape_cast_hit hit;
     /* the slim capsule reaches slim_lift further down to cover the same distance */
-    float slim_reach = reach + c->slim_lift;
+    float slim_reach = reach + c->shapes.slim_lift;
     vec3s probe = glms_vec3_scale(up, -slim_reach);
-    if (!sweep(c, c->slim, probe, &hit) || !stands_on(c, &hit)) {
+    if (!sweep(c, c->shapes.slim, probe, &hit) || !stands_on(c, &hit)) {
         c->ground = none;
         return;
     }
     /* the skin and the slim capsule's lift are across the surface: vertically they are longer
        by 1 / n.y on a slope */
-    float gap = hit.fraction * slim_reach - (c->slim_lift + SKIN) / hit.normal.y;
+    float gap = hit.fraction * slim_reach - (c->shapes.slim_lift + SKIN) / hit.normal.y;
     if (gap > GROUND_PROBE && !snap) {
         c->ground = none;
         return;
@@ -512,6 +530,69 @@ bool cairn_character_set_position(cairn_character *c, vec3s position)
     return true;
 }
 
+/* ---- size: crouching and standing up ---- */
+
+/* Whether a capsule at position has room: it overlaps no body it collides with, and no other
+   character, by more than half the skin (touching counts as room, as in depenetrate). More
+   bodies around it than it can look at count as no room. */
+static bool has_room(const cairn_character *c, const cairn_shape *capsule, vec3s position)
+{
+    cairn_body_id bodies[OVERLAP_CAPACITY];
+    cairn_query_filter filter = body_filter(c);
+    int count = cairn_world_overlap_shape_filtered(c->world, capsule, at(position), &filter, bodies,
+                                                   OVERLAP_CAPACITY);
+    if (count < 0 || count > OVERLAP_CAPACITY)
+        return false;
+    cairn_query_result r;
+    for (int i = 0; i < count; ++i)
+        if (cairn_collide(cairn_body_shape(c->world, bodies[i]),
+                          cairn_body_transform(c->world, bodies[i]), capsule, at(position), NULL,
+                          &r) &&
+            r.distance < -0.5f * SKIN)
+            return false;
+    for (const cairn_character *o = c->world->characters; o != NULL; o = o->next)
+        if (o != c &&
+            cairn_collide(o->shapes.capsule, at(o->position), capsule, at(position), NULL, &r) &&
+            r.distance < -0.5f * SKIN)
+            return false;
+    return true;
+}
+
+bool cairn_character_set_size(cairn_character *c, float half_height, float radius)
+{
+    if (c == NULL)
+        return error_set("cairn_character_set_size: character is NULL");
+    if (c->world == NULL)
+        return error_set("cairn_character_set_size: its world was destroyed");
+    if (!world_unlocked(c->world, "cairn_character_set_size") ||
+        !character_size_valid("cairn_character_set_size", half_height, radius))
+        return false;
+    /* the lowest point stays where it is: crouching keeps the feet on the ground */
+    float rise = (half_height + radius) - (c->def.half_height + c->def.radius);
+    vec3s position = glms_vec3_add(c->position, glms_vec3_scale(up, rise));
+    character_shapes shapes;
+    if (!character_shapes_make(half_height, radius, &shapes))
+        return error_set("cairn_character_set_size: out of memory");
+    if (!has_room(c, shapes.capsule, position)) {
+        character_shapes_release(&shapes);
+        return error_set("cairn_character_set_size: no room for half_height %g, radius %g: the "
+                         "capsule would overlap a body or another character",
+                         (double)half_height, (double)radius);
+    }
+    character_shapes_release(&c->shapes);
+    c->shapes = shapes;
+    c->def.half_height = half_height;
+    c->def.radius = radius;
+    c->position = position;
+    return true;
+}
+
+void cairn_character_size(const cairn_character *c, float *half_height, float *radius)
+{
+    *half_height = c ? c->def.half_height : 0.0f;
+    *radius = c ? c->def.radius : 0.0f;
+}
+
 vec3s cairn_character_velocity(const cairn_character *c)
 {
     return c ? c->velocity : glms_vec3_zero();
@@ -535,17 +616,38 @@ void characters_save(const cairn_world *world, character_record *out)
 {
     int i = 0;
     for (const cairn_character *c = world->characters; c != NULL; c = c->next)
-        out[i++] = (character_record){c->position, c->velocity, c->ground};
+        out[i++] = (character_record){c->position, c->velocity, c->ground, c->def.half_height,
+                                      c->def.radius};
 }
 
-void characters_load_one(cairn_world *world, int i, const character_record *in)
+static cairn_character *character_at(const cairn_world *world, int i)
 {
     cairn_character *c = world->characters;
     for (int k = 0; k < i && c != NULL; ++k)
         c = c->next;
+    return c;
+}
+
+bool characters_same_size(const cairn_world *world, int i, const character_record *in)
+{
+    const cairn_character *c = character_at(world, i);
+    return c == NULL || (c->def.half_height == in->half_height && c->def.radius == in->radius);
+}
+
+void characters_load_one(cairn_world *world, int i, const character_record *in,
+                         character_shapes *shapes)
+{
+    cairn_character *c = character_at(world, i);
     if (c == NULL)
         return;
     c->position = in->position;
     c->velocity = in->velocity;
     c->ground = in->ground;
+    if (shapes->capsule != NULL) {
+        character_shapes_release(&c->shapes);
+        c->shapes = *shapes;
+        *shapes = (character_shapes){0};
+        c->def.half_height = in->half_height;
+        c->def.radius = in->radius;
+    }
 }

@@ -32,7 +32,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 12u
+#define SNAPSHOT_VERSION 13u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not its shape. The type and mass properties are
@@ -455,6 +455,25 @@ static bool skip_contacts(cursor *c, uint32_t count, int body_slots, parsed *p)
 static bool check_joints(const cairn_world *w, const parsed *p, const void *buffer,
                          size_t joints_at);
 
+/* The i-th character record (the section is not aligned). */
+static character_record character_record_at(const parsed *p, const void *buffer, uint32_t i)
+{
+    character_record r;
+    memcpy(&r, (const unsigned char *)buffer + p->characters_at + sizeof r * i, sizeof r);
+    return r;
+}
+
+/* A character's capsule is made again from its recorded size: only sizes create takes. */
+static bool check_characters(const parsed *p, const void *buffer)
+{
+    for (uint32_t i = 0; i < p->header.characters; ++i) {
+        character_record r = character_record_at(p, buffer, i);
+        if (!character_size_valid("cairn_world_restore: a character", r.half_height, r.radius))
+            return false;
+    }
+    return true;
+}
+
 static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed *p)
 {
     const char *fn = "cairn_world_restore";
@@ -496,7 +515,7 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
     if (c.at + rest != c.size)
         return error_set("%s: the snapshot's length does not match its counts", fn);
     p->characters_at = c.size - sizeof(character_record) * p->header.characters;
-    return check_joints(w, p, buffer, c.at);
+    return check_characters(p, buffer) && check_joints(w, p, buffer, c.at);
 }
 
 /* The joints of a checksummed snapshot can still be wrong (written by other code, or fuzzed):
@@ -616,7 +635,42 @@ typedef struct restore_memory {
     block_pool extras, triangles;
     joint_array joints;
     id_pool joint_ids;
+    /* per character: capsules of its recorded size where that differs from its own, else
+       empty */
+    character_shapes *characters;
+    uint32_t character_count;
 } restore_memory;
+
+static void free_character_shapes(restore_memory *m)
+{
+    for (uint32_t i = 0; i < m->character_count; ++i)
+        character_shapes_release(&m->characters[i]);
+    mem_free(m->characters, sizeof *m->characters * m->character_count);
+    m->characters = NULL;
+    m->character_count = 0;
+}
+
+/* Capsules for the characters whose recorded size is not their own (crouched since the save). */
+static bool make_character_shapes(const cairn_world *w, const parsed *p, const void *buffer,
+                                  restore_memory *m)
+{
+    uint32_t count = p->header.characters;
+    if (count == 0)
+        return true;
+    m->characters = mem_calloc(count, sizeof *m->characters);
+    if (m->characters == NULL)
+        return false;
+    m->character_count = count;
+    for (uint32_t i = 0; i < count; ++i) {
+        character_record r = character_record_at(p, buffer, i);
+        if (!characters_same_size(w, (int)i, &r) &&
+            !character_shapes_make(r.half_height, r.radius, &m->characters[i])) {
+            free_character_shapes(m);
+            return false;
+        }
+    }
+    return true;
+}
 
 /* One kind of contact block: the pointer to it in a contact. */
 typedef void *(*block_of)(const contact *c);
@@ -751,7 +805,7 @@ static bool read_memory(cairn_world *w, const parsed *p, const void *buffer, res
         return false;
     }
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->joints_at};
-    if (!read_joints(&c, &p->header, m)) {
+    if (!read_joints(&c, &p->header, m) || !make_character_shapes(w, p, buffer, m)) {
         empty_pool(&m->extras);
         empty_pool(&m->triangles);
         array_free(&m->joints);
@@ -813,15 +867,15 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
     body_set_awake(w, index, r->awake && b->enabled);
 }
 
-/* One record at a time: the characters are few and no memory is needed. */
-static void restore_characters(cairn_world *w, const parsed *p, const void *buffer)
+/* One record at a time, with the capsules read_memory made for those whose size changed. */
+static void restore_characters(cairn_world *w, const parsed *p, const void *buffer,
+                               restore_memory *m)
 {
-    const unsigned char *bytes = (const unsigned char *)buffer + p->characters_at;
     for (uint32_t i = 0; i < p->header.characters; ++i) {
-        character_record r;
-        memcpy(&r, bytes + sizeof r * i, sizeof r);
-        characters_load_one(w, (int)i, &r);
+        character_record r = character_record_at(p, buffer, i);
+        characters_load_one(w, (int)i, &r, &m->characters[i]);
     }
+    free_character_shapes(m);
 }
 
 /* Awake-only: the parked contacts between sleepers stay (their extras with them); the others'
@@ -866,7 +920,7 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
     w->joints = m->joints;
     w->joint_ids = m->joint_ids;
     w->joints_broken = 0;
-    restore_characters(w, p, buffer);
+    restore_characters(w, p, buffer, m);
     events_clear(w);
     memset(&w->stats, 0, sizeof w->stats);
     /* publish the pairs of the restored boxes; the next step's changes are measured from them */
