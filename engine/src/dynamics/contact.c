@@ -236,15 +236,47 @@ static bool wake_on_touch(cairn_world *world, const contact *c)
 
 /* How far the two bodies can close in on each other during one step: relative linear motion
    plus what rotation can sweep (angular speed times the shape's reach from its centre). */
-static float approach_bound(const body *a, const body *b, float dt)
+static float turning_reach(const body *a, const body *b)
 {
-    float linear = glms_vec3_norm(glms_vec3_sub(b->linear_velocity, a->linear_velocity));
     cairn_aabb ba = cairn_shape_local_bounds(a->shape), bb = cairn_shape_local_bounds(b->shape);
     float reach_a = 0.5f * glms_vec3_distance(ba.max, ba.min);
     float reach_b = 0.5f * glms_vec3_distance(bb.max, bb.min);
-    float angular = glms_vec3_norm(a->angular_velocity) * reach_a +
-                    glms_vec3_norm(b->angular_velocity) * reach_b;
-    return (linear + angular) * dt;
+    return glms_vec3_norm(a->angular_velocity) * reach_a +
+           glms_vec3_norm(b->angular_velocity) * reach_b;
+}
+
+static float approach_bound(const body *a, const body *b, float dt)
+{
+    float linear = glms_vec3_norm(glms_vec3_sub(b->linear_velocity, a->linear_velocity));
+    return (linear + turning_reach(a, b)) * dt;
+}
+
+/* Whether two convex bodies found apart (their gap beyond the speculative distance) pass by
+   each other in the step. Their speculative points hold the gap's closing along the start's
+   normal, not along the path, so a body passing close by a corner bounced off the air beside it
+   (measured: a 10 cm ball thrown at 10 m/s past a crate's corner lost up to 82% of its speed in
+   45 of 200 clear passes; tests/dynamics/test_passing_by.c). B's shape is cast along its motion
+   relative to A, lengthened by twice the speculative distance so that bodies about to meet keep
+   their points. Only pairs whose motion reaches further than the speculative distance and that
+   close along the normal by more than a quarter of their gap are looked at: the others' points
+   hold nothing in the step, and dropping them only changed the order the solver meets the rest
+   in (the 1,240-box pyramid's settled drift went from 0.07 mm to 0.09-0.19 mm as its falling
+   layers' side neighbours lost theirs). The cast does not turn the bodies: a pair whose turning
+   reaches further than the speculative distance keeps its points. */
+static bool passes_by(const body *a, const body *b, const manifold *m, float gap, float margin,
+                      float dt, float speculative_distance)
+{
+    if (m->point_count == 0 || gap <= speculative_distance ||
+        margin <= 2.0f * speculative_distance || turning_reach(a, b) * dt > speculative_distance)
+        return false;
+    vec3s motion = glms_vec3_scale(glms_vec3_sub(b->linear_velocity, a->linear_velocity), dt);
+    float closing = -glms_vec3_dot(m->normal, motion); /* the normal runs from A to B */
+    if (closing <= 0.25f * gap)
+        return false;
+    float length = glms_vec3_norm(motion);
+    motion = glms_vec3_scale(motion, (length + 2.0f * speculative_distance) / length);
+    cairn_cast_hit hit;
+    return !cairn_shape_cast(a->shape, a->transform, b->shape, b->transform, motion, &hit);
 }
 
 /* Pairs whose contacts come from many part pairs: compound children, mesh triangles. */
@@ -349,7 +381,7 @@ static void compound_narrow_phase(contact *c, const body *a, const body *b, floa
 
 /* The narrow phase proper: GJK/EPA from the simplex cache, then clipping. */
 static void build_manifold(const cairn_world *world, contact *c, const body *a, const body *b,
-                           float margin, narrow_tally *tally)
+                           float margin, float dt, narrow_tally *tally)
 {
     if (has_parts(a, b)) {
         compound_narrow_phase(c, a, b, margin, world->def.solver.simplex_caching, tally);
@@ -372,11 +404,16 @@ static void build_manifold(const cairn_world *world, contact *c, const body *a, 
     tally->epa_cap_stops += epa_capped;
     manifold next;
     manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
+    bool passing =
+        passes_by(a, b, &next, query.distance, margin, dt, world->def.solver.speculative_distance);
+    if (passing)
+        next.point_count = 0;
     manifold_match(&c->manifold, &next, match_tolerance);
     c->manifold = next;
     float gap = next.point_count == 0 ? query.distance : 0.0f;
     pair_cache_store(c, a->shape, a->transform, b->shape, b->transform, margin, gap,
                      shape_reach(b->shape));
+    c->reuse.valid &= !passing; /* its gap is inside the margin: look again next step */
 }
 
 /* Counts whether the narrow phase ran or the pair cache re-measured the manifold. Touches
@@ -391,7 +428,7 @@ static void collide_one(const cairn_world *world, contact *c, float dt, pair_cac
     float margin = settings->speculative_distance + approach_bound(a, b, dt);
     bool reused = pair_cache_reuse(c, a->transform, b->transform, margin, limits);
     if (!reused)
-        build_manifold(world, c, a, b, margin, tally);
+        build_manifold(world, c, a, b, margin, dt, tally);
     c->was_touching = c->touching;
     c->touching = c->manifold.point_count > 0;
     tally->queries += !reused;
