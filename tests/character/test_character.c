@@ -425,6 +425,15 @@ Test(character, a_destroyed_world)
     cairn_character_destroy(c);
 }
 
+/* A full snapshot of the world, malloc'd: *size bytes. */
+static unsigned char *snapshot_of(const cairn_world *world, size_t *size)
+{
+    *size = cairn_world_snapshot_size(world);
+    unsigned char *buffer = malloc(*size);
+    cr_assert(cairn_world_snapshot(world, buffer, *size), "%s", cairn_last_error());
+    return buffer;
+}
+
 /* Characters are part of a snapshot: restored, a walking character goes on exactly as before. */
 Test(character, snapshots_hold_characters)
 {
@@ -433,9 +442,8 @@ Test(character, snapshots_hold_characters)
     cairn_character *c = make_character(world, v3(0, STAND + 0.5f, 0));
     for (int n = 0; n < 20; ++n)
         frame(world, c, v3(2, 0, 1));
-    size_t size = cairn_world_snapshot_size(world);
-    void *buffer = malloc(size);
-    cr_assert(cairn_world_snapshot(world, buffer, size), "%s", cairn_last_error());
+    size_t size;
+    unsigned char *buffer = snapshot_of(world, &size);
     for (int n = 0; n < 30; ++n)
         frame(world, c, v3(2, 0, 1));
     vec3s expect = cairn_character_position(c);
@@ -664,9 +672,8 @@ Test(character, snapshots_keep_the_size)
     cairn_character *c = make_character(world, v3(0, STAND, 0));
     for (int n = 0; n < 10; ++n)
         frame(world, c, v3(2, 0, 0));
-    size_t size = cairn_world_snapshot_size(world);
-    void *buffer = malloc(size);
-    cr_assert(cairn_world_snapshot(world, buffer, size), "%s", cairn_last_error());
+    size_t size;
+    unsigned char *buffer = snapshot_of(world, &size);
     for (int n = 0; n < 20; ++n)
         frame(world, c, v3(2, 0, 0));
     vec3s expect = cairn_character_position(c);
@@ -696,9 +703,8 @@ Test(character, a_snapshot_with_a_bad_size_is_refused)
     def.radius = 0.2345f;
     cairn_character *c = cairn_character_create(world, &def);
     cr_assert_not_null(c, "%s", cairn_last_error());
-    size_t size = cairn_world_snapshot_size(world);
-    unsigned char *buffer = malloc(size);
-    cr_assert(cairn_world_snapshot(world, buffer, size), "%s", cairn_last_error());
+    size_t size;
+    unsigned char *buffer = snapshot_of(world, &size);
     const float pair[2] = {def.half_height, def.radius}, zero = 0.0f;
     unsigned char *at = NULL;
     for (size_t k = 0; k + sizeof pair <= size && !at; ++k)
