@@ -151,7 +151,7 @@ static void expect_spin_slows(cairn_shape *shape, float y, double lever, double 
     const double w0 = 4.0, t = 0.5;
     cairn_world *world = rolling_world(v3(0, -9.81f, 0));
     ground(world, 0.0f);
-    cairn_shape_retain(shape);
+    cairn_shape_retain(shape); /* rolling_body takes a reference each time */
     cairn_body_id held = rolling_body(world, shape, scene_at(v3(0, y, -3)), (float)c);
     cairn_body_id free = rolling_body(world, shape, scene_at(v3(0, y, 3)), 0.0f);
     scene_step(world, 30); /* settle on the ground */
@@ -174,7 +174,6 @@ static void expect_spin_slows(cairn_shape *shape, float y, double lever, double 
     vec3s at = scene_position(world, held);
     cr_expect(fabsf(at.x) < 1e-3f && fabsf(at.z + 3.0f) < 1e-3f, "%s: moved to (%.4f, %.4f)", what,
               (double)at.x, (double)at.z);
-    cairn_shape_release(shape);
     cairn_world_destroy(world);
 }
 
