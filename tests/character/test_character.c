@@ -706,11 +706,9 @@ Test(character, a_snapshot_with_a_bad_size_is_refused)
     size_t size;
     unsigned char *buffer = snapshot_of(world, &size);
     const float pair[2] = {def.half_height, def.radius}, zero = 0.0f;
-    unsigned char *at = NULL;
-    for (size_t k = 0; k + sizeof pair <= size && !at; ++k)
-        if (memcmp(buffer + k, pair, sizeof pair) == 0)
-            at = buffer + k + sizeof(float);
+    unsigned char *at = snapshot_find(buffer, size, pair, sizeof pair);
     cr_assert_not_null(at, "the size is not in the snapshot");
+    at += sizeof(float);
     memcpy(at, &zero, sizeof zero);
     snapshot_reseal(buffer, size);
     cr_expect(!cairn_world_restore(world, buffer, size), "a radius of 0 was taken");

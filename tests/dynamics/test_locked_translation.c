@@ -541,10 +541,7 @@ Test(locked_translation, a_snapshot_with_a_corrupt_lock_is_refused)
     unsigned char *snapshot = malloc(size);
     cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
     const unsigned char flags[8] = {CAIRN_DYNAMIC, 1, 1, 0, 5, 6, 0, 0};
-    unsigned char *at = NULL;
-    for (size_t k = 0; k + sizeof flags <= size && !at; ++k)
-        if (memcmp(snapshot + k, flags, sizeof flags) == 0)
-            at = snapshot + k;
+    unsigned char *at = snapshot_find(snapshot, size, flags, sizeof flags);
     cr_assert_not_null(at, "the body record is not in the snapshot");
     at[5] = 8;
     snapshot_reseal(snapshot, size);

@@ -382,10 +382,7 @@ Test(rolling_resistance, a_snapshot_with_a_corrupt_value_is_refused)
     unsigned char *snapshot = malloc(size);
     cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
     const float value = 0.123456f, bad = 1.5f;
-    unsigned char *at = NULL;
-    for (size_t k = 0; k + sizeof value <= size && !at; ++k)
-        if (memcmp(snapshot + k, &value, sizeof value) == 0)
-            at = snapshot + k;
+    unsigned char *at = snapshot_find(snapshot, size, &value, sizeof value);
     cr_assert_not_null(at, "the value is not in the snapshot");
     memcpy(at, &bad, sizeof bad);
     snapshot_reseal(snapshot, size);
@@ -419,11 +416,9 @@ Test(rolling_resistance, a_snapshot_with_a_corrupt_pair_cache_symmetry_is_refuse
     memcpy(pattern, &reach, sizeof reach);
     pattern[sizeof reach] = 0;     /* the ground box: no symmetry */
     pattern[sizeof reach + 1] = 1; /* the ball: symmetric about its centre */
-    unsigned char *at = NULL;
-    for (size_t k = 0; k + sizeof pattern <= size && !at; ++k)
-        if (memcmp(snapshot + k, pattern, sizeof pattern) == 0)
-            at = snapshot + k + sizeof reach + 1;
+    unsigned char *at = snapshot_find(snapshot, size, pattern, sizeof pattern);
     cr_assert_not_null(at, "the pair cache's symmetry is not in the snapshot");
+    at += sizeof reach + 1;
     *at = 3;
     snapshot_reseal(snapshot, size);
     uint64_t hash = cairn_world_state_hash(world);

@@ -510,10 +510,7 @@ Test(snapshot, a_checksummed_but_impossible_mass_is_refused)
     size_t size;
     unsigned char *snapshot = save(world, &size);
     float inverse = 1.0f / 3.0f, negative = -inverse;
-    unsigned char *at = NULL;
-    for (size_t k = 0; k + sizeof inverse <= size && !at; ++k)
-        if (memcmp(snapshot + k, &inverse, sizeof inverse) == 0)
-            at = snapshot + k;
+    unsigned char *at = snapshot_find(snapshot, size, &inverse, sizeof inverse);
     cr_assert_not_null(at, "the inverse mass is not in the snapshot");
     memcpy(at, &negative, sizeof negative);
     snapshot_reseal(snapshot, size);
@@ -555,10 +552,7 @@ Test(snapshot, a_checksummed_but_impossible_pair_gap_is_refused)
     size_t size;
     unsigned char *snapshot = save(world, &size);
     float stored[2] = {reuse->gap, reuse->reach_b};
-    unsigned char *at = NULL;
-    for (size_t k = 0; k + sizeof stored <= size && !at; ++k)
-        if (memcmp(snapshot + k, stored, sizeof stored) == 0)
-            at = snapshot + k;
+    unsigned char *at = snapshot_find(snapshot, size, stored, sizeof stored);
     cr_assert_not_null(at, "the gap is not in the snapshot");
     float impossible = -1.0f;
     memcpy(at, &impossible, sizeof impossible);

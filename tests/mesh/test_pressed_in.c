@@ -311,10 +311,7 @@ Test(pressed_in, a_snapshot_with_too_many_touched_triangles_is_refused)
     size_t size = cairn_world_snapshot_size(world);
     unsigned char *snapshot = malloc(size);
     cr_assert(cairn_world_snapshot(world, snapshot, size), "%s", cairn_last_error());
-    unsigned char *at = NULL;
-    for (size_t k = 0; k + sizeof pattern <= size && !at; ++k)
-        if (memcmp(snapshot + k, pattern, sizeof pattern) == 0)
-            at = snapshot + k;
+    unsigned char *at = snapshot_find(snapshot, size, pattern, sizeof pattern);
     cr_assert_not_null(at, "the touched list is not in the snapshot");
     *at = 17;
     snapshot_reseal(snapshot, size);
