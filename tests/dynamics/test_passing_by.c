@@ -275,3 +275,133 @@ Test(passing_by, a_ball_skims_a_heightfield_ridge)
                   (double)speeds[s], 100.0 * change);
     }
 }
+
+/* A heightfield floor (0.5 m cells) with one sample raised 0.5 m at the origin: a six-sided
+   spike, the convex hull of its apex and the six samples around it (its six triangles are the
+   hull's sides). */
+static const float spike_height = 0.5f, spike_cell = 0.5f;
+
+static cairn_body_id spike_floor(cairn_world *world)
+{
+    static float heights[41 * 41];
+    for (int i = 0; i < 41 * 41; ++i)
+        heights[i] = i == 20 * 41 + 20 ? spike_height : 0.0f;
+    cairn_shape *field = cairn_shape_heightfield(heights, 41, 41, v3(spike_cell, 1.0f, spike_cell));
+    return scene_body(world, field, CAIRN_STATIC, scene_at(v3(-10, 0, -10)), 1000.0f, 0.6f, 0.0f);
+}
+
+/* The spike as a convex hull, built from its corners alone (the independent answer). */
+static cairn_shape *spike_hull(void)
+{
+    const float c = spike_cell;
+    const vec3s corners[7] = {v3(0, spike_height, 0), v3(c, 0, 0),   v3(c, 0, c), v3(0, 0, c),
+                              v3(-c, 0, 0),           v3(-c, 0, -c), v3(0, 0, -c)};
+    return cairn_shape_hull(corners, 7, 0.0f);
+}
+
+/* How far a ball of `radius` rolling along x at height `radius`, z = `side`, stays from the
+   spike: the least distance from the sampled path to the hull. */
+static float spike_clearance(float radius, float side)
+{
+    cairn_shape *hull = spike_hull(), *ball = cairn_shape_sphere(radius);
+    float best = 1e9f;
+    for (int i = 0; i <= 2000; ++i) {
+        cairn_query_result q;
+        cr_assert(cairn_collide(hull, cairn_transform_identity(), ball,
+                                scene_at(v3(-1.0f + (float)i / 1000.0f, radius, side)), NULL, &q));
+        best = fminf(best, q.distance);
+    }
+    cairn_shape_release(hull);
+    cairn_shape_release(ball);
+    return best;
+}
+
+/* A 0.25 m ball rolling (without slipping) at `speed` along x on the floor, its path `side`
+   from the spike's axis; returns its velocity once it has rolled 10 m. */
+static vec3s roll_past_spike(float speed, float side)
+{
+    const float radius = 0.25f;
+    cairn_world_def def = cairn_world_default_def();
+    def.linear_damping = def.angular_damping = 0.0f;
+    cairn_world *world = scene_world(&def);
+    spike_floor(world);
+    cairn_body_id ball = scene_sphere(world, v3(-6.0f, radius, side), radius, 1000.0f, 0.6f, 0.0f);
+    cr_assert(cairn_body_set_linear_velocity(world, ball, v3(speed, 0, 0)));
+    cr_assert(cairn_body_set_angular_velocity(world, ball, v3(0, 0, -speed / radius)));
+    scene_step(world, (int)(10.0f / speed * 60.0f));
+    vec3s after = cairn_body_linear_velocity(world, ball);
+    cairn_world_destroy(world);
+    return after;
+}
+
+/* Rolling fast along a heightfield past a bump 4 to 22 cm clear keeps the ball's velocity to
+   0.1%. The cast of a rolling ball starts in the floor and meets the floor's next triangles
+   edge-on; before those grazes were told apart from hits (and before a ball's spin was known
+   not to move its surface), at 20 m/s the ball was knocked aside at up to 7.5 m/s by a bump
+   3 to 14 cm clear. Rolled 7 cm into the bump's side, it is knocked aside. */
+Test(passing_by, a_ball_rolling_along_a_heightfield_passes_a_bump_beside_it)
+{
+    const float speeds[3] = {5.0f, 10.0f, 20.0f};
+    for (int s = 0; s < 3; ++s) {
+        int checked = 0;
+        for (int k = 0; k < 8; ++k) {
+            float side = 0.62f + 0.04f * (float)k;
+            if (spike_clearance(0.25f, side) < 0.025f)
+                continue; /* within the speculative distance: not a clear pass */
+            ++checked;
+            vec3s v = roll_past_spike(speeds[s], side);
+            cr_expect(fabsf(v.x - speeds[s]) < 1e-3f * speeds[s] &&
+                          fabsf(v.y) + fabsf(v.z) < 1e-3f * speeds[s],
+                      "%g m/s, %.3f m clear: (%.3f, %.3f, %.3f) m/s", (double)speeds[s],
+                      (double)spike_clearance(0.25f, side), (double)v.x, (double)v.y, (double)v.z);
+        }
+        cr_expect_geq(checked, 6, "%d clear passes at %g m/s", checked, (double)speeds[s]);
+        cr_assert_lt(spike_clearance(0.25f, 0.5f), -0.05f);
+        vec3s hit = roll_past_spike(speeds[s], 0.5f);
+        cr_expect_gt(hit.z, 0.3f, "%g m/s into the bump's side: (%.3f, %.3f, %.3f) m/s",
+                     (double)speeds[s], (double)hit.x, (double)hit.y, (double)hit.z);
+    }
+}
+
+/* A 0.25 m ball rolling at `speed` along x on a box floor, past a 1 m crate resting on it at the
+   origin, its path `side` from the crate's middle (the crate's face at z = 0.5, so the path is
+   side - 0.75 clear); returns its velocity once it has rolled 10 m. */
+static vec3s roll_past_crate(float speed, float side)
+{
+    const float radius = 0.25f;
+    cairn_world_def def = cairn_world_default_def();
+    def.linear_damping = def.angular_damping = 0.0f;
+    cairn_world *world = scene_world(&def);
+    scene_floor(world, 0.6f, 0.0f);
+    scene_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.02f), CAIRN_STATIC,
+               scene_at(v3(0, 0.5f, 0)), 1000.0f, 0.6f, 0.0f);
+    cairn_body_id ball = scene_sphere(world, v3(-6.0f, radius, side), radius, 1000.0f, 0.6f, 0.0f);
+    cr_assert(cairn_body_set_linear_velocity(world, ball, v3(speed, 0, 0)));
+    cr_assert(cairn_body_set_angular_velocity(world, ball, v3(0, 0, -speed / radius)));
+    scene_step(world, (int)(10.0f / speed * 60.0f));
+    vec3s after = cairn_body_linear_velocity(world, ball);
+    cairn_world_destroy(world);
+    return after;
+}
+
+/* The convex pair of the same: a ball rolling past a crate 3 to 21 cm clear keeps its velocity
+   to 0.1% (before a rolling ball's spin was known not to move its surface, its pair with the
+   crate was never swept: at 20 m/s 6 of 10 such passes were knocked aside at up to 7.3 m/s);
+   rolled 10 cm into the crate's side, it is stopped along x. */
+Test(passing_by, a_ball_rolling_on_the_floor_passes_a_crate_beside_it)
+{
+    const float speeds[3] = {5.0f, 10.0f, 20.0f};
+    for (int s = 0; s < 3; ++s) {
+        for (int k = 0; k < 10; ++k) {
+            float side = 0.78f + 0.02f * (float)k;
+            vec3s v = roll_past_crate(speeds[s], side);
+            cr_expect(fabsf(v.x - speeds[s]) < 1e-3f * speeds[s] &&
+                          fabsf(v.y) + fabsf(v.z) < 1e-3f * speeds[s],
+                      "%g m/s, %.2f m clear: (%.3f, %.3f, %.3f) m/s", (double)speeds[s],
+                      (double)(side - 0.75f), (double)v.x, (double)v.y, (double)v.z);
+        }
+        vec3s hit = roll_past_crate(speeds[s], 0.65f);
+        cr_expect_lt(hit.x, 0.5f * speeds[s], "%g m/s into the crate: (%.3f, %.3f, %.3f) m/s",
+                     (double)speeds[s], (double)hit.x, (double)hit.y, (double)hit.z);
+    }
+}

@@ -59,31 +59,28 @@ static bool cast_convex(const cairn_shape *a, cairn_transform xa, const cairn_sh
     return false; /* no convergence: better no hit than a wrong one */
 }
 
-/* A convex part cast against the triangles of a mesh or heightfield under its swept bounds. */
-typedef struct triangle_cast {
+/* Called per convex part pair (a triangle or a child of A, a child of B) that the translation
+   may bring together; returns false to stop the walk. */
+typedef bool part_pair_fn(void *context, const cairn_shape *a, cairn_transform xa,
+                          const cairn_shape *b, cairn_transform xb);
+
+/* B's part against the triangles of a mesh or heightfield under its swept bounds. */
+typedef struct triangle_walk {
     cairn_transform mesh_xf;
     shape_part part;
-    vec3s translation;
-    float max_fraction;
-    cairn_cast_hit *hit;
-    bool found;
-} triangle_cast;
+    part_pair_fn *visit;
+    void *context;
+    bool stopped;
+} triangle_walk;
 
-static bool cast_triangle(void *context, int triangle, const vec3s corners[3])
+static bool walk_triangle(void *context, int triangle, const vec3s corners[3])
 {
     (void)triangle;
-    triangle_cast *c = context;
+    triangle_walk *w = context;
     triangle_shape t;
     triangle_shape_make(&t, corners);
-    cairn_cast_hit h;
-    if (cast_convex(&t.shape, c->mesh_xf, c->part.shape, c->part.xf, c->translation,
-                    c->max_fraction, &h) &&
-        (!c->found || h.fraction < c->hit->fraction)) {
-        *c->hit = h;
-        c->max_fraction = h.fraction;
-        c->found = true;
-    }
-    return true;
+    w->stopped = !w->visit(w->context, &t.shape, w->mesh_xf, w->part.shape, w->part.xf);
+    return !w->stopped;
 }
 
 /* The swept bounds of the part in the mesh's frame. */
@@ -93,16 +90,52 @@ static cairn_aabb swept_in(cairn_transform mesh_xf, shape_part part, vec3s trans
                       xform_inverse_vector(mesh_xf, translation));
 }
 
-static bool toi_cast_triangles(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
-                               cairn_transform xb, vec3s translation, float max_fraction,
-                               cairn_cast_hit *hit)
+/* Every part pair of A (convex, compound, mesh or heightfield) and B (convex or compound) whose
+   bounds meet B's part's swept bounds, until visit stops. */
+static void walk_part_pairs(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                            cairn_transform xb, vec3s translation, part_pair_fn *visit,
+                            void *context)
 {
-    triangle_cast c = {xa, {NULL, xb}, translation, max_fraction, hit, false};
-    for (int j = 0; j < shape_part_count(b); ++j) {
-        c.part = shape_part_at(b, xb, j);
-        triangles_query_box(a, swept_in(xa, c.part, translation), cast_triangle, &c);
+    int count_a = shape_part_count(a), count_b = shape_part_count(b);
+    for (int j = 0; j < count_b; ++j) {
+        shape_part pb = shape_part_at(b, xb, j);
+        if (shape_is_triangles(a)) {
+            triangle_walk w = {xa, pb, visit, context, false};
+            triangles_query_box(a, swept_in(xa, pb, translation), walk_triangle, &w);
+            if (w.stopped)
+                return;
+            continue;
+        }
+        cairn_aabb swept = aabb_sweep(cairn_shape_bounds(pb.shape, pb.xf), translation);
+        for (int i = 0; i < count_a; ++i) {
+            shape_part pa = shape_part_at(a, xa, i);
+            if (aabb_overlap(cairn_shape_bounds(pa.shape, pa.xf), swept) &&
+                !visit(context, pa.shape, pa.xf, pb.shape, pb.xf))
+                return;
+        }
     }
-    return c.found;
+}
+
+/* The earliest hit over the part pairs. */
+typedef struct earliest_hit {
+    vec3s translation;
+    float max_fraction;
+    cairn_cast_hit *hit;
+    bool found;
+} earliest_hit;
+
+static bool keep_earliest(void *context, const cairn_shape *a, cairn_transform xa,
+                          const cairn_shape *b, cairn_transform xb)
+{
+    earliest_hit *e = context;
+    cairn_cast_hit h;
+    if (cast_convex(a, xa, b, xb, e->translation, e->max_fraction, &h) &&
+        (!e->found || h.fraction < e->hit->fraction)) {
+        *e->hit = h;
+        e->max_fraction = h.fraction;
+        e->found = true;
+    }
+    return true;
 }
 
 bool toi_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
@@ -110,27 +143,37 @@ bool toi_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, ca
 {
     if (shape_is_triangles(b))
         return false; /* casting a surface: not supported (cairn_shape_cast reports it) */
-    if (shape_is_triangles(a))
-        return toi_cast_triangles(a, xa, b, xb, translation, max_fraction, hit);
-    bool found = false;
-    int count_a = shape_part_count(a), count_b = shape_part_count(b);
-    for (int j = 0; j < count_b; ++j) {
-        shape_part pb = shape_part_at(b, xb, j);
-        cairn_aabb swept = aabb_sweep(cairn_shape_bounds(pb.shape, pb.xf), translation);
-        for (int i = 0; i < count_a; ++i) {
-            shape_part pa = shape_part_at(a, xa, i);
-            cairn_cast_hit h;
-            if (!aabb_overlap(cairn_shape_bounds(pa.shape, pa.xf), swept) ||
-                !cast_convex(pa.shape, pa.xf, pb.shape, pb.xf, translation, max_fraction, &h))
-                continue;
-            if (!found || h.fraction < hit->fraction) {
-                *hit = h;
-                max_fraction = h.fraction;
-                found = true;
-            }
-        }
-    }
-    return found;
+    earliest_hit e = {translation, max_fraction, hit, false};
+    walk_part_pairs(a, xa, b, xb, translation, keep_earliest, &e);
+    return e.found;
+}
+
+/* Whether some part pair meets deeper than `depth`. */
+typedef struct deep_hit {
+    vec3s translation;
+    float depth;
+    bool found;
+} deep_hit;
+
+static bool find_deep(void *context, const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                      cairn_transform xb)
+{
+    deep_hit *d = context;
+    cairn_cast_hit h;
+    /* A lies behind the plane B met it on: B goes no deeper into A than past that plane. */
+    d->found = cast_convex(a, xa, b, xb, d->translation, 1.0f, &h) &&
+               -glms_vec3_dot(d->translation, h.normal) * (1.0f - h.fraction) > d->depth;
+    return !d->found;
+}
+
+bool toi_cast_goes_deeper(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                          cairn_transform xb, vec3s translation, float depth)
+{
+    if (shape_is_triangles(b))
+        return false;
+    deep_hit d = {translation, depth, false};
+    walk_part_pairs(a, xa, b, xb, translation, find_deep, &d);
+    return d.found;
 }
 
 bool cairn_shape_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,

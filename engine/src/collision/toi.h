@@ -12,4 +12,11 @@ enum { TOI_MAX_ITERATIONS = 64 };
 bool toi_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
               vec3s translation, float max_fraction, cairn_cast_hit *hit);
 
+/* Whether B, translating against A as in toi_cast over the whole translation, meets a part of A
+   (a child, a triangle) and would by the translation's end be more than `depth` past the plane
+   it met it on (an upper bound of how deep it would go into that part). Grazing hits, and parts B
+   starts on and slides along, do not count. */
+bool toi_cast_goes_deeper(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
+                          cairn_transform xb, vec3s translation, float depth);
+
 #endif

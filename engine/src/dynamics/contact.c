@@ -252,6 +252,45 @@ static float approach_bound(const body *a, const body *b, float dt)
     return (linear + turning_reach(a, b)) * dt;
 }
 
+/* How fast a body's turning can move its surface: its angular speed about the axes its shape is
+   not symmetric about (turning about its centre of mass), times the shape's reach. A ball
+   rolling, or a log or wheel rolling about its axis, moves none of it. */
+static float surface_turn_speed(const body *x)
+{
+    vec3s w = x->angular_velocity, c = x->local_center;
+    shape_symmetry symmetry = shape_symmetry_of(x->shape);
+    if (symmetry == SYMMETRY_POINT && c.x == 0.0f && c.y == 0.0f && c.z == 0.0f)
+        return 0.0f;
+    if (symmetry == SYMMETRY_AXIS_Y && c.x == 0.0f && c.z == 0.0f) {
+        vec3s axis = glms_quat_rotatev(x->transform.rotation, (vec3s){{0.0f, 1.0f, 0.0f}});
+        w = glms_vec3_sub(w, glms_vec3_scale(axis, glms_vec3_dot(w, axis)));
+    }
+    cairn_aabb bounds = cairn_shape_local_bounds(x->shape);
+    return glms_vec3_norm(w) * 0.5f * glms_vec3_distance(bounds.max, bounds.min);
+}
+
+/* A body's velocity at a world point. */
+static vec3s velocity_at(const body *x, vec3s point)
+{
+    vec3s arm = glms_vec3_sub(point, x->center);
+    return glms_vec3_add(x->linear_velocity, glms_vec3_cross(x->angular_velocity, arm));
+}
+
+/* How far the pair closes along the manifold's normal (from A to B) in the step, the most over
+   its points (stored as world points), which the solver sees moving with both bodies' turning
+   too: a point of a spinning ball's manifold that is off the line through its centre (merged
+   from a neighbouring triangle) closes at the ball's surface speed. */
+static float manifold_closing(const body *a, const body *b, const manifold *m, float dt)
+{
+    float most = -INFINITY;
+    for (int i = 0; i < m->point_count; ++i) {
+        vec3s p = m->points[i].anchor_a;
+        vec3s relative = glms_vec3_sub(velocity_at(b, p), velocity_at(a, p));
+        most = fmaxf(most, -glms_vec3_dot(m->normal, relative) * dt);
+    }
+    return most;
+}
+
 /* Whether a manifold found apart (its gap beyond the speculative distance) may belong to a pair
    that passes by in the step. Speculative points hold the gap's closing along the start's
    normal, not along the path, so a body passing close by a corner bounced off the air beside it
@@ -267,26 +306,29 @@ static bool may_pass_by(const body *a, const body *b, const manifold *m, float g
                         float dt, float speculative_distance)
 {
     if (m->point_count == 0 || gap <= speculative_distance ||
-        margin <= 2.0f * speculative_distance || turning_reach(a, b) * dt > speculative_distance)
+        margin <= 2.0f * speculative_distance ||
+        (surface_turn_speed(a) + surface_turn_speed(b)) * dt > speculative_distance)
         return false;
-    vec3s motion = glms_vec3_scale(glms_vec3_sub(b->linear_velocity, a->linear_velocity), dt);
-    float closing = -glms_vec3_dot(m->normal, motion); /* the normal runs from A to B */
-    return closing > 0.25f * gap;
+    return manifold_closing(a, b, m, dt) > 0.25f * gap;
 }
 
 /* Whether B's shape, moved along its motion relative to A lengthened by twice the speculative
-   distance (so that bodies about to meet keep their points), misses A's. A mesh or heightfield
-   is always the one cast against. */
-static bool sweep_misses(const body *a, const body *b, float dt, float speculative_distance)
+   distance (so that bodies about to meet keep their points), misses A's: meets no part of it,
+   or only grazes parts, going no deeper than the linear slop past them by the end (the next
+   step's contact holds that, as it holds a resting one). Grazes do not count so that a body
+   rolling fast along a mesh floor, whose cast meets the floor's next triangles edge-on, is
+   still seen to pass a bump beside it. A mesh or heightfield is always the one cast against. */
+static bool sweep_misses(const body *a, const body *b, float dt,
+                         const cairn_solver_settings *settings)
 {
     vec3s motion = glms_vec3_scale(glms_vec3_sub(b->linear_velocity, a->linear_velocity), dt);
     float length = glms_vec3_norm(motion);
-    motion = glms_vec3_scale(motion, (length + 2.0f * speculative_distance) / length);
-    cairn_cast_hit hit;
+    motion = glms_vec3_scale(motion, (length + 2.0f * settings->speculative_distance) / length);
     if (shape_is_triangles(b->shape))
-        return !toi_cast(b->shape, b->transform, a->shape, a->transform, glms_vec3_negate(motion),
-                         1.0f, &hit);
-    return !toi_cast(a->shape, a->transform, b->shape, b->transform, motion, 1.0f, &hit);
+        return !toi_cast_goes_deeper(b->shape, b->transform, a->shape, a->transform,
+                                     glms_vec3_negate(motion), settings->linear_slop);
+    return !toi_cast_goes_deeper(a->shape, a->transform, b->shape, b->transform, motion,
+                                 settings->linear_slop);
 }
 
 /* The smallest separation of a manifold's points: its gap. */
@@ -303,15 +345,17 @@ static float manifold_gap(const manifold *m)
    a mesh crate's corner met the air beside it as it did a convex crate's (at 10 m/s, 29 of 200
    passes 1-29 cm clear lost over 1% of their speed, at 40 m/s 148). */
 static int drop_passing(const body *a, const body *b, manifold *next, int count, float margin,
-                        float dt, float speculative_distance)
+                        float dt, const cairn_solver_settings *settings)
 {
+    float speculative_distance = settings->speculative_distance;
     bool may[CONTACT_MAX_MANIFOLDS], any = false;
     for (int i = 0; i < count; ++i) {
         may[i] =
             may_pass_by(a, b, &next[i], manifold_gap(&next[i]), margin, dt, speculative_distance);
         any |= may[i];
     }
-    if (!any || !sweep_misses(a, b, dt, speculative_distance))
+
+    if (!any || !sweep_misses(a, b, dt, settings))
         return count;
     int kept = 0;
     for (int i = 0; i < count; ++i)
@@ -417,7 +461,7 @@ static bool compound_narrow_phase(const cairn_world *world, contact *c, const bo
     tally->cache_hits += stats.cache_hits;
     tally->epa_calls += stats.epa_calls;
     tally->epa_cap_stops += stats.epa_cap_stops;
-    int kept = drop_passing(a, b, next, count, margin, dt, settings->speculative_distance);
+    int kept = drop_passing(a, b, next, count, margin, dt, settings);
     for (int i = 0; i < kept; ++i)
         match_facing(c, &next[i]);
     store_manifolds(c, next, kept);
@@ -450,9 +494,10 @@ static void build_manifold(const cairn_world *world, contact *c, const body *a, 
     tally->epa_cap_stops += epa_capped;
     manifold next;
     manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
-    float speculative_distance = world->def.solver.speculative_distance;
-    bool passing = may_pass_by(a, b, &next, query.distance, margin, dt, speculative_distance) &&
-                   sweep_misses(a, b, dt, speculative_distance);
+    const cairn_solver_settings *settings = &world->def.solver;
+    bool passing =
+        may_pass_by(a, b, &next, query.distance, margin, dt, settings->speculative_distance) &&
+        sweep_misses(a, b, dt, settings);
     if (passing)
         next.point_count = 0;
     manifold_match(&c->manifold, &next, match_tolerance);
