@@ -1,7 +1,7 @@
 /* Merging the manifolds of many part pairs (compound children, mesh triangles) into a body
    pair's few: part pairs facing one way (within COMPOUND_MERGE_COSINE) share a manifold whose
    normal is that of its deepest part pair, last step's normals kept while nearly as deep, points
-   reduced to four, deepest first then largest area. */
+   reduced to four, deepest first then largest area, those bearing load first. */
 #ifndef CAIRN_COLLISION_CLUSTER_H
 #define CAIRN_COLLISION_CLUSTER_H
 

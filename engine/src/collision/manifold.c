@@ -229,54 +229,79 @@ static int reduce_collinear(const candidate *c, int count, int a, int b, int *ke
     return 3;
 }
 
+/* The best candidate by some measure: of all, and of those that bear load with the deepest
+   point (within `band` of its depth; band < 0: every point bears). The bearing one is taken when
+   it measures at least a quarter of the best of all (half as far for squared distances): a
+   point in the air beside a body perched on a ridge spans more area than the ridge's far end,
+   but the body stands on the ridge's ends. */
+typedef struct choice {
+    float band, deepest;
+    int any, bearing;
+    float any_best, bearing_best;
+} choice;
+
+static choice choice_start(const candidate *c, int a, float band, float floor)
+{
+    return (choice){band, c[a].separation, -1, -1, floor, floor};
+}
+
+static void choice_offer(choice *ch, const candidate *c, int i, float value)
+{
+    if (value > ch->any_best)
+        ch->any_best = value, ch->any = i;
+    bool bears = ch->band < 0.0f || c[i].separation <= ch->deepest + ch->band;
+    if (bears && value > ch->bearing_best)
+        ch->bearing_best = value, ch->bearing = i;
+}
+
+static int choice_pick(const choice *ch)
+{
+    bool bearing =
+        ch->bearing >= 0 && ch->bearing_best > 0.0f && ch->bearing_best >= 0.25f * ch->any_best;
+    return bearing ? ch->bearing : ch->any;
+}
+
 /* Deepest point, the point farthest from it, the largest triangle, then the point adding the
-   most area outside that triangle. */
-static int reduce(const candidate *c, int count, vec3s normal, int *keep)
+   most area outside that triangle; each of those that bear load with the deepest (within `band`
+   of its depth) when one measures up (choice_pick). */
+static int reduce(const candidate *c, int count, vec3s normal, float band, int *keep)
 {
     if (count <= MANIFOLD_MAX_POINTS) {
         for (int i = 0; i < count; ++i)
             keep[i] = i;
         return count;
     }
-    int a = 0, b = -1, t = -1, d = -1;
+    int a = 0;
     for (int i = 1; i < count; ++i)
         if (c[i].separation < c[a].separation)
             a = i;
-    float best = -1.0f;
-    for (int i = 0; i < count; ++i) {
-        float dist = glms_vec3_distance2(c[i].on_b, c[a].on_b);
-        if (i != a && dist > best) {
-            best = dist;
-            b = i;
-        }
-    }
-    best = -1.0f;
-    for (int i = 0; i < count; ++i) {
-        float area = fabsf(triangle_area2(c[a].on_b, c[b].on_b, c[i].on_b, normal));
-        if (i != a && i != b && area > best) {
-            best = area;
-            t = i;
-        }
-    }
+    choice far = choice_start(c, a, band, -1.0f);
+    for (int i = 0; i < count; ++i)
+        if (i != a)
+            choice_offer(&far, c, i, glms_vec3_distance2(c[i].on_b, c[a].on_b));
+    int b = choice_pick(&far);
+    choice wide = choice_start(c, a, band, -1.0f);
+    for (int i = 0; i < count; ++i)
+        if (i != a && i != b)
+            choice_offer(&wide, c, i,
+                         fabsf(triangle_area2(c[a].on_b, c[b].on_b, c[i].on_b, normal)));
     /* every point within a thousandth of a-b's length of its line: a line contact */
-    if (best <= 1e-3f * glms_vec3_distance2(c[a].on_b, c[b].on_b))
+    if (wide.any_best <= 1e-3f * glms_vec3_distance2(c[a].on_b, c[b].on_b))
         return reduce_collinear(c, count, a, b, keep);
+    int t = choice_pick(&wide);
     float sign = triangle_area2(c[a].on_b, c[b].on_b, c[t].on_b, normal) >= 0.0f ? 1.0f : -1.0f;
-    best = -FLT_MAX;
+    choice outside = choice_start(c, a, band, -FLT_MAX);
     int corners[3] = {a, b, t};
     for (int i = 0; i < count; ++i) {
         if (i == a || i == b || i == t)
             continue;
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 3; ++k)
             /* Area outside edge k of the triangle (negative orientation). */
-            float outside = -sign * triangle_area2(c[corners[k]].on_b, c[corners[(k + 1) % 3]].on_b,
-                                                   c[i].on_b, normal);
-            if (outside > best) {
-                best = outside;
-                d = i;
-            }
-        }
+            choice_offer(&outside, c, i,
+                         -sign * triangle_area2(c[corners[k]].on_b, c[corners[(k + 1) % 3]].on_b,
+                                                c[i].on_b, normal));
     }
+    int d = choice_pick(&outside);
     keep[0] = a;
     keep[1] = b;
     keep[2] = t;
@@ -377,7 +402,7 @@ static int build(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
         count = 1;
     }
     int keep[MANIFOLD_MAX_POINTS];
-    int kept = reduce(c, count, query->normal, keep);
+    int kept = reduce(c, count, query->normal, -1.0f, keep);
     for (int i = 0; i < kept; ++i) {
         const candidate *k = &c[keep[i]];
         manifold_point *p = &out->points[i];
@@ -410,14 +435,15 @@ int manifold_build_clipped(const cairn_shape *a, cairn_transform xa, const cairn
     return build(a, xa, b, xb, query, speculative_distance, false, out);
 }
 
-int manifold_reduce(const manifold_point *points, int count, vec3s normal, manifold_point *out)
+int manifold_reduce(const manifold_point *points, int count, vec3s normal, float band,
+                    manifold_point *out)
 {
     candidate c[FEATURE_MAX];
     int n = count < FEATURE_MAX ? count : FEATURE_MAX;
     for (int i = 0; i < n; ++i)
         c[i] = (candidate){points[i].anchor_a, points[i].anchor_b, points[i].separation};
     int keep[MANIFOLD_MAX_POINTS];
-    int kept = reduce(c, n, normal, keep);
+    int kept = reduce(c, n, normal, band, keep);
     for (int i = 0; i < kept; ++i)
         out[i] = points[keep[i]];
     return kept;

@@ -127,9 +127,12 @@ int manifold_build(const cairn_shape *a, cairn_transform xa, const cairn_shape *
                    manifold *out);
 
 /* Reduces count points (anchors: world midpoints; separations along normal) to at most four the
-   way manifold_build does: deepest first, then largest area. Returns how many were written to
-   out (which may not alias points). */
-int manifold_reduce(const manifold_point *points, int count, vec3s normal, manifold_point *out);
+   way manifold_build does: deepest first, then largest area; but the second point is the
+   farthest of those within `band` of the deepest's depth when one of them lies at least half as
+   far as the farthest of all (band < 0: as manifold_build). Returns how many were written to out
+   (which may not alias points). */
+int manifold_reduce(const manifold_point *points, int count, vec3s normal, float band,
+                    manifold_point *out);
 
 /* Copies accumulated impulses from the old manifold's points to the new one's, matching by
    feature id or, failing that, by position on A within `tolerance`. */
