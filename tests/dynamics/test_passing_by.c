@@ -316,15 +316,19 @@ static float spike_clearance(float radius, float side)
     return best;
 }
 
-/* A 0.25 m ball rolling (without slipping) at `speed` along x on the floor, its path `side`
-   from the spike's axis; returns its velocity once it has rolled 10 m. */
-static vec3s roll_past_spike(float speed, float side)
+/* A world without damping for balls to roll in. */
+static cairn_world *rolling_world(void)
 {
-    const float radius = 0.25f;
     cairn_world_def def = cairn_world_default_def();
     def.linear_damping = def.angular_damping = 0.0f;
-    cairn_world *world = scene_world(&def);
-    spike_floor(world);
+    return scene_world(&def);
+}
+
+/* A 0.25 m ball rolling (without slipping) at `speed` along x on the world's floor (its top at
+   y = 0), its path at z = `side`; returns its velocity once it has rolled 10 m (the world goes). */
+static vec3s roll_ball(cairn_world *world, float speed, float side)
+{
+    const float radius = 0.25f;
     cairn_body_id ball = scene_sphere(world, v3(-6.0f, radius, side), radius, 1000.0f, 0.6f, 0.0f);
     cr_assert(cairn_body_set_linear_velocity(world, ball, v3(speed, 0, 0)));
     cr_assert(cairn_body_set_angular_velocity(world, ball, v3(0, 0, -speed / radius)));
@@ -332,6 +336,14 @@ static vec3s roll_past_spike(float speed, float side)
     vec3s after = cairn_body_linear_velocity(world, ball);
     cairn_world_destroy(world);
     return after;
+}
+
+/* The ball rolling past the spike, its path `side` from the spike's axis. */
+static vec3s roll_past_spike(float speed, float side)
+{
+    cairn_world *world = rolling_world();
+    spike_floor(world);
+    return roll_ball(world, speed, side);
 }
 
 /* Rolling fast along a heightfield past a bump 4 to 22 cm clear keeps the ball's velocity to
@@ -363,25 +375,15 @@ Test(passing_by, a_ball_rolling_along_a_heightfield_passes_a_bump_beside_it)
     }
 }
 
-/* A 0.25 m ball rolling at `speed` along x on a box floor, past a 1 m crate resting on it at the
-   origin, its path `side` from the crate's middle (the crate's face at z = 0.5, so the path is
-   side - 0.75 clear); returns its velocity once it has rolled 10 m. */
+/* The ball rolling on a box floor past a 1 m crate resting on it at the origin, its path `side`
+   from the crate's middle (the crate's face at z = 0.5, so the path is side - 0.75 clear). */
 static vec3s roll_past_crate(float speed, float side)
 {
-    const float radius = 0.25f;
-    cairn_world_def def = cairn_world_default_def();
-    def.linear_damping = def.angular_damping = 0.0f;
-    cairn_world *world = scene_world(&def);
+    cairn_world *world = rolling_world();
     scene_floor(world, 0.6f, 0.0f);
     scene_body(world, cairn_shape_box(v3(0.5f, 0.5f, 0.5f), 0.02f), CAIRN_STATIC,
                scene_at(v3(0, 0.5f, 0)), 1000.0f, 0.6f, 0.0f);
-    cairn_body_id ball = scene_sphere(world, v3(-6.0f, radius, side), radius, 1000.0f, 0.6f, 0.0f);
-    cr_assert(cairn_body_set_linear_velocity(world, ball, v3(speed, 0, 0)));
-    cr_assert(cairn_body_set_angular_velocity(world, ball, v3(0, 0, -speed / radius)));
-    scene_step(world, (int)(10.0f / speed * 60.0f));
-    vec3s after = cairn_body_linear_velocity(world, ball);
-    cairn_world_destroy(world);
-    return after;
+    return roll_ball(world, speed, side);
 }
 
 /* The convex pair of the same: a ball rolling past a crate 3 to 21 cm clear keeps its velocity
