@@ -91,11 +91,14 @@ static cairn_aabb swept_in(cairn_transform mesh_xf, shape_part part, vec3s trans
 }
 
 /* Every part pair of A (convex, compound, mesh or heightfield) and B (convex or compound) whose
-   bounds meet B's part's swept bounds, until visit stops. */
+   bounds meet B's part's swept bounds, until visit stops. None when B is a mesh or heightfield:
+   a surface is not cast (cairn_shape_cast reports it). */
 static void walk_part_pairs(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                             cairn_transform xb, vec3s translation, part_pair_fn *visit,
                             void *context)
 {
+    if (shape_is_triangles(b))
+        return;
     int count_a = shape_part_count(a), count_b = shape_part_count(b);
     for (int j = 0; j < count_b; ++j) {
         shape_part pb = shape_part_at(b, xb, j);
@@ -141,8 +144,6 @@ static bool keep_earliest(void *context, const cairn_shape *a, cairn_transform x
 bool toi_cast(const cairn_shape *a, cairn_transform xa, const cairn_shape *b, cairn_transform xb,
               vec3s translation, float max_fraction, cairn_cast_hit *hit)
 {
-    if (shape_is_triangles(b))
-        return false; /* casting a surface: not supported (cairn_shape_cast reports it) */
     earliest_hit e = {translation, max_fraction, hit, false};
     walk_part_pairs(a, xa, b, xb, translation, keep_earliest, &e);
     return e.found;
@@ -169,8 +170,6 @@ static bool find_deep(void *context, const cairn_shape *a, cairn_transform xa, c
 bool toi_cast_goes_deeper(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
                           cairn_transform xb, vec3s translation, float depth)
 {
-    if (shape_is_triangles(b))
-        return false;
     deep_hit d = {translation, depth, false};
     walk_part_pairs(a, xa, b, xb, translation, find_deep, &d);
     return d.found;

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/tasks.h"
 #include "core/validate.h"
+#include "core/xform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,17 +48,23 @@ static bool has_materials(const cairn_shape *shape)
     return table != NULL && table->indices != NULL;
 }
 
+/* The deepest point of a manifold that has points (the first of equals). */
+static const manifold_point *deepest_point(const manifold *m)
+{
+    const manifold_point *deepest = &m->points[0];
+    for (int p = 1; p < m->point_count; ++p)
+        if (m->points[p].separation < deepest->separation)
+            deepest = &m->points[p];
+    return deepest;
+}
+
 /* The triangle a mesh or heightfield manifold's deepest point came from: its feature id is
    (triangle * parts of the other shape + part) * 16 + local feature (mesh_collide.c). */
 static int deepest_triangle(const manifold *m, const cairn_shape *other)
 {
     if (m->point_count == 0)
         return -1;
-    const manifold_point *deepest = &m->points[0];
-    for (int p = 1; p < m->point_count; ++p)
-        if (m->points[p].separation < deepest->separation)
-            deepest = &m->points[p];
-    return (int)(deepest->id / 16u / (uint32_t)shape_part_count(other));
+    return (int)(deepest_point(m)->id / 16u / (uint32_t)shape_part_count(other));
 }
 
 cairn_surface_material contact_manifold_material(const cairn_world *world, const contact *c,
@@ -237,13 +244,16 @@ static bool wake_on_touch(cairn_world *world, const contact *c)
 
 /* How far the two bodies can close in on each other during one step: relative linear motion
    plus what rotation can sweep (angular speed times the shape's reach from its centre). */
+static float turning_radius(const cairn_shape *shape)
+{
+    cairn_aabb bounds = cairn_shape_local_bounds(shape);
+    return 0.5f * glms_vec3_distance(bounds.max, bounds.min);
+}
+
 static float turning_reach(const body *a, const body *b)
 {
-    cairn_aabb ba = cairn_shape_local_bounds(a->shape), bb = cairn_shape_local_bounds(b->shape);
-    float reach_a = 0.5f * glms_vec3_distance(ba.max, ba.min);
-    float reach_b = 0.5f * glms_vec3_distance(bb.max, bb.min);
-    return glms_vec3_norm(a->angular_velocity) * reach_a +
-           glms_vec3_norm(b->angular_velocity) * reach_b;
+    return glms_vec3_norm(a->angular_velocity) * turning_radius(a->shape) +
+           glms_vec3_norm(b->angular_velocity) * turning_radius(b->shape);
 }
 
 static float approach_bound(const body *a, const body *b, float dt)
@@ -253,8 +263,8 @@ static float approach_bound(const body *a, const body *b, float dt)
 }
 
 /* How fast a body's turning can move its surface: its angular speed about the axes its shape is
-   not symmetric about (turning about its centre of mass), times the shape's reach. A ball
-   rolling, or a log or wheel rolling about its axis, moves none of it. */
+   not symmetric about (turning about its centre of mass), times the shape's turning radius. A
+   ball rolling, or a log or wheel rolling about its axis, moves none of it. */
 static float surface_turn_speed(const body *x)
 {
     vec3s w = x->angular_velocity, c = x->local_center;
@@ -262,11 +272,10 @@ static float surface_turn_speed(const body *x)
     if (symmetry == SYMMETRY_POINT && c.x == 0.0f && c.y == 0.0f && c.z == 0.0f)
         return 0.0f;
     if (symmetry == SYMMETRY_AXIS_Y && c.x == 0.0f && c.z == 0.0f) {
-        vec3s axis = glms_quat_rotatev(x->transform.rotation, (vec3s){{0.0f, 1.0f, 0.0f}});
+        vec3s axis = xform_vector(x->transform, (vec3s){{0.0f, 1.0f, 0.0f}});
         w = glms_vec3_sub(w, glms_vec3_scale(axis, glms_vec3_dot(w, axis)));
     }
-    cairn_aabb bounds = cairn_shape_local_bounds(x->shape);
-    return glms_vec3_norm(w) * 0.5f * glms_vec3_distance(bounds.max, bounds.min);
+    return glms_vec3_norm(w) * turning_radius(x->shape);
 }
 
 /* A body's velocity at a world point. */
@@ -291,25 +300,30 @@ static float manifold_closing(const body *a, const body *b, const manifold *m, f
     return most;
 }
 
-/* Whether a manifold found apart (its gap beyond the speculative distance) may belong to a pair
-   that passes by in the step. Speculative points hold the gap's closing along the start's
-   normal, not along the path, so a body passing close by a corner bounced off the air beside it
-   (measured: a 10 cm ball thrown at 10 m/s past a crate's corner lost up to 82% of its speed in
-   45 of 200 clear passes; tests/dynamics/test_passing_by.c). Only manifolds whose pair's motion
-   reaches further than the speculative distance and that close along the normal by more than a
-   quarter of their gap are looked at: the others' points hold nothing in the step, and dropping
-   them only changed the order the solver meets the rest in (the 1,240-box pyramid's settled
-   drift went from 0.07 mm to 0.09-0.19 mm as its falling layers' side neighbours lost theirs).
-   The sweep does not turn the bodies: a pair whose turning reaches further than the speculative
-   distance keeps its points. */
-static bool may_pass_by(const body *a, const body *b, const manifold *m, float gap, float margin,
-                        float dt, float speculative_distance)
+/* Whether a pair may pass by in the step: its motion reaches further than the speculative
+   distance (the margin is that distance plus how far the pair can close in). Speculative points
+   hold the gap's closing along the start's normal, not along the path, so a body passing close
+   by a corner bounced off the air beside it (measured: a 10 cm ball thrown at 10 m/s past a
+   crate's corner lost up to 82% of its speed in 45 of 200 clear passes;
+   tests/dynamics/test_passing_by.c). The sweep does not turn the bodies: a pair whose turning
+   moves its surfaces further than the speculative distance keeps its points. */
+static bool pair_may_pass_by(const body *a, const body *b, float margin, float dt,
+                             float speculative_distance)
 {
-    if (m->point_count == 0 || gap <= speculative_distance ||
-        margin <= 2.0f * speculative_distance ||
-        (surface_turn_speed(a) + surface_turn_speed(b)) * dt > speculative_distance)
-        return false;
-    return manifold_closing(a, b, m, dt) > 0.25f * gap;
+    return margin > 2.0f * speculative_distance &&
+           (surface_turn_speed(a) + surface_turn_speed(b)) * dt <= speculative_distance;
+}
+
+/* Whether one of such a pair's manifolds, `gap` apart, is to be swept: found apart (beyond the
+   speculative distance) and closing along its normal by more than a quarter of its gap. The
+   others' points hold nothing in the step, and dropping them only changed the order the solver
+   meets the rest in (the 1,240-box pyramid's settled drift went from 0.07 mm to 0.09-0.19 mm as
+   its falling layers' side neighbours lost theirs). */
+static bool manifold_may_pass_by(const body *a, const body *b, const manifold *m, float gap,
+                                 float dt, float speculative_distance)
+{
+    return m->point_count > 0 && gap > speculative_distance &&
+           manifold_closing(a, b, m, dt) > 0.25f * gap;
 }
 
 /* Whether B's shape, moved along its motion relative to A lengthened by twice the speculative
@@ -331,15 +345,6 @@ static bool sweep_misses(const body *a, const body *b, float dt,
                                  settings->linear_slop);
 }
 
-/* The smallest separation of a manifold's points: its gap. */
-static float manifold_gap(const manifold *m)
-{
-    float gap = m->points[0].separation;
-    for (int i = 1; i < m->point_count; ++i)
-        gap = fminf(gap, m->points[i].separation);
-    return gap;
-}
-
 /* A pair with parts keeps, of its manifolds next[0, count), those it does not pass by (one sweep
    of the whole shapes answers for every manifold that may): returns how many. A ball thrown past
    a mesh crate's corner met the air beside it as it did a convex crate's (at 10 m/s, 29 of 200
@@ -348,13 +353,14 @@ static int drop_passing(const body *a, const body *b, manifold *next, int count,
                         float dt, const cairn_solver_settings *settings)
 {
     float speculative_distance = settings->speculative_distance;
+    if (!pair_may_pass_by(a, b, margin, dt, speculative_distance))
+        return count;
     bool may[CONTACT_MAX_MANIFOLDS], any = false;
     for (int i = 0; i < count; ++i) {
-        may[i] =
-            may_pass_by(a, b, &next[i], manifold_gap(&next[i]), margin, dt, speculative_distance);
+        may[i] = manifold_may_pass_by(a, b, &next[i], deepest_point(&next[i])->separation, dt,
+                                      speculative_distance);
         any |= may[i];
     }
-
     if (!any || !sweep_misses(a, b, dt, settings))
         return count;
     int kept = 0;
@@ -495,9 +501,10 @@ static void build_manifold(const cairn_world *world, contact *c, const body *a, 
     manifold next;
     manifold_build(a->shape, a->transform, b->shape, b->transform, &query, margin, &next);
     const cairn_solver_settings *settings = &world->def.solver;
-    bool passing =
-        may_pass_by(a, b, &next, query.distance, margin, dt, settings->speculative_distance) &&
-        sweep_misses(a, b, dt, settings);
+    float speculative_distance = settings->speculative_distance;
+    bool passing = pair_may_pass_by(a, b, margin, dt, speculative_distance) &&
+                   manifold_may_pass_by(a, b, &next, query.distance, dt, speculative_distance) &&
+                   sweep_misses(a, b, dt, settings);
     if (passing)
         next.point_count = 0;
     manifold_match(&c->manifold, &next, match_tolerance);
