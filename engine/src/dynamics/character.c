@@ -620,26 +620,23 @@ void characters_save(const cairn_world *world, character_record *out)
                                       c->def.radius};
 }
 
-static cairn_character *character_at(const cairn_world *world, int i)
+cairn_character *characters_first(const cairn_world *world)
 {
-    cairn_character *c = world->characters;
-    for (int k = 0; k < i && c != NULL; ++k)
-        c = c->next;
-    return c;
+    return world->characters;
 }
 
-bool characters_same_size(const cairn_world *world, int i, const character_record *in)
+cairn_character *characters_next(const cairn_character *c)
 {
-    const cairn_character *c = character_at(world, i);
-    return c == NULL || (c->def.half_height == in->half_height && c->def.radius == in->radius);
+    return c->next;
 }
 
-void characters_load_one(cairn_world *world, int i, const character_record *in,
-                         character_shapes *shapes)
+bool characters_same_size(const cairn_character *c, const character_record *in)
 {
-    cairn_character *c = character_at(world, i);
-    if (c == NULL)
-        return;
+    return c->def.half_height == in->half_height && c->def.radius == in->radius;
+}
+
+void characters_load_one(cairn_character *c, const character_record *in, character_shapes *shapes)
+{
     c->position = in->position;
     c->velocity = in->velocity;
     c->ground = in->ground;

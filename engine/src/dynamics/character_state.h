@@ -30,11 +30,14 @@ bool character_size_valid(const char *function, float half_height, float radius)
 /* The world's characters, in the order of its list (newest first). */
 int characters_count(const cairn_world *world);
 void characters_save(const cairn_world *world, character_record *out);
-/* Whether the i-th character of the list has the record's size already. */
-bool characters_same_size(const cairn_world *world, int i, const character_record *in);
-/* The i-th character of the list takes the record; shapes (made for the record's size, or empty
-   when characters_same_size) replaces its capsules, its old ones released. */
-void characters_load_one(cairn_world *world, int i, const character_record *in,
-                         character_shapes *shapes);
+/* The world's characters in the order of its list: the first (NULL when none) and the next
+   (NULL after the last), walked along the records of a snapshot. */
+cairn_character *characters_first(const cairn_world *world);
+cairn_character *characters_next(const cairn_character *c);
+/* Whether the character has the record's size already. */
+bool characters_same_size(const cairn_character *c, const character_record *in);
+/* The character takes the record; shapes (made for the record's size, or empty when
+   characters_same_size) replaces its capsules, its old ones released. */
+void characters_load_one(cairn_character *c, const character_record *in, character_shapes *shapes);
 
 #endif

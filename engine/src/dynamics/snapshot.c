@@ -661,9 +661,10 @@ static bool make_character_shapes(const cairn_world *w, const parsed *p, const v
     if (m->characters == NULL)
         return false;
     m->character_count = count;
-    for (uint32_t i = 0; i < count; ++i) {
+    const cairn_character *ch = characters_first(w);
+    for (uint32_t i = 0; i < count && ch != NULL; ++i, ch = characters_next(ch)) {
         character_record r = character_record_at(p, buffer, i);
-        if (!characters_same_size(w, (int)i, &r) &&
+        if (!characters_same_size(ch, &r) &&
             !character_shapes_make(r.half_height, r.radius, &m->characters[i])) {
             free_character_shapes(m);
             return false;
@@ -871,9 +872,10 @@ static void restore_body(cairn_world *w, uint32_t index, const body_record *r)
 static void restore_characters(cairn_world *w, const parsed *p, const void *buffer,
                                restore_memory *m)
 {
-    for (uint32_t i = 0; i < p->header.characters; ++i) {
+    cairn_character *ch = characters_first(w);
+    for (uint32_t i = 0; i < p->header.characters && ch != NULL; ++i, ch = characters_next(ch)) {
         character_record r = character_record_at(p, buffer, i);
-        characters_load_one(w, (int)i, &r, &m->characters[i]);
+        characters_load_one(ch, &r, &m->characters[i]);
     }
     free_character_shapes(m);
 }
