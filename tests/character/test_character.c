@@ -59,12 +59,18 @@ Test(character, walks_on_flat_ground)
     cairn_world_destroy(world);
 }
 
+/* A sharp static box (friction 0.5) of half extents `half` centred at `at`. */
+static cairn_body_id static_box(cairn_world *world, vec3s half, vec3s at)
+{
+    return scene_body(world, cairn_shape_box(half, 0.0f), CAIRN_STATIC, scene_at(at), 1000.0f, 0.5f,
+                      0.0f);
+}
+
 Test(character, slides_along_a_wall)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.5f, 0.0f);
-    scene_body(world, cairn_shape_box(v3(0.1f, 2, 20), 0.0f), CAIRN_STATIC,
-               scene_at(v3(1.5f, 2, 0)), 1000.0f, 0.5f, 0.0f);
+    static_box(world, v3(0.1f, 2, 20), v3(1.5f, 2, 0));
     cairn_character *c = make_character(world, v3(0, STAND, 0));
     for (int n = 0; n < 60; ++n)
         frame(world, c, v3(3, 0, 3));
@@ -125,8 +131,7 @@ static float step_up(float height)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.5f, 0.0f);
-    scene_body(world, cairn_shape_box(v3(2, height * 0.5f, 2), 0.0f), CAIRN_STATIC,
-               scene_at(v3(3, height * 0.5f, 0)), 1000.0f, 0.5f, 0.0f);
+    static_box(world, v3(2, height * 0.5f, 2), v3(3, height * 0.5f, 0));
     cairn_character *c = make_character(world, v3(0, STAND, 0));
     for (int n = 0; n < 90; ++n)
         frame(world, c, v3(2, 0, 0));
@@ -147,8 +152,7 @@ Test(character, never_passes_through_a_thin_wall)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.5f, 0.0f);
-    scene_body(world, cairn_shape_box(v3(0.025f, 2, 5), 0.0f), CAIRN_STATIC, scene_at(v3(5, 2, 0)),
-               1000.0f, 0.5f, 0.0f);
+    static_box(world, v3(0.025f, 2, 5), v3(5, 2, 0));
     cairn_character *c = make_character(world, v3(0, STAND, 0));
     for (int n = 0; n < 60; ++n) {
         frame(world, c, v3(20, 0, 0));
@@ -384,10 +388,8 @@ Test(character, walks_through_the_bodies_its_filter_rejects)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.5f, 0.0f);
-    cairn_body_id door = scene_body(world, cairn_shape_box(v3(0.1f, 2, 1), 0.0f), CAIRN_STATIC,
-                                    scene_at(v3(1.5f, 2, 0)), 1000.0f, 0.5f, 0.0f);
-    scene_body(world, cairn_shape_box(v3(0.1f, 2, 1), 0.0f), CAIRN_STATIC, scene_at(v3(1.5f, 2, 4)),
-               1000.0f, 0.5f, 0.0f);
+    cairn_body_id door = static_box(world, v3(0.1f, 2, 1), v3(1.5f, 2, 0));
+    static_box(world, v3(0.1f, 2, 1), v3(1.5f, 2, 4));
     int context[2] = {(int)door.index, 0};
     cairn_character_def cd = cairn_character_default_def();
     cd.half_height = half_height;
@@ -469,8 +471,7 @@ Test(character, snapshots_hold_characters)
 Test(character, walks_away_from_exact_contact)
 {
     cairn_world *world = scene_default_world();
-    scene_body(world, cairn_shape_box(v3(3, 0.5f, 3), 0.0f), CAIRN_STATIC, scene_at(v3(0, 3.5f, 0)),
-               1000.0f, 0.5f, 0.0f);
+    static_box(world, v3(3, 0.5f, 3), v3(0, 3.5f, 0));
     cairn_character *c = make_character(world, v3(0, 4.0f + STAND, 0));
     for (int n = 0; n < 30; ++n)
         frame(world, c, v3(2, 0, 0));
@@ -590,8 +591,7 @@ Test(character, crouches_under_a_low_ceiling_and_stands_up_past_it)
 {
     cairn_world *world = scene_default_world();
     scene_floor(world, 0.5f, 0.0f);
-    scene_body(world, cairn_shape_box(v3(2, 0.5f, 3), 0.0f), CAIRN_STATIC, scene_at(v3(4, 1.7f, 0)),
-               1000.0f, 0.5f, 0.0f);
+    static_box(world, v3(2, 0.5f, 3), v3(4, 1.7f, 0));
     cairn_character *c = make_character(world, v3(0, STAND, 0));
     for (int n = 0; n < 60; ++n)
         frame(world, c, v3(3, 0, 0));
