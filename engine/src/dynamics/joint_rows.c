@@ -1,5 +1,6 @@
 /* The joint rows: point block, angle block, scalar axis row (see joint_rows.h). */
 #include "dynamics/joint_rows.h"
+#include "dynamics/small_ldl.h"
 #include "dynamics/solver_vec.h"
 
 #include <math.h>
@@ -172,18 +173,54 @@ static void invert_live(const float k[3][3], int n, const bool *dead, float out[
             out[i][j] = dead[i] || dead[j] ? 0.0f : inverse.raw[j][i];
 }
 
-/* Inverts the leading n x n block of k (n = 2 or 3) into out; zero when singular. A row with a
-   zero diagonal is zero across (k is semi-definite): an axis neither body can turn about (a
-   locked rotation against the world or a static body). It takes no impulse, and the other rows
-   are inverted without it, rather than the whole block counting as singular. */
-static void invert_block(const float k[3][3], int n, float out[3][3])
+/* The axes of an angle block that no impulse can act on alone: an axis neither body can turn
+   about (a locked rotation against the world or a static body: its diagonal is zero, or 1e-17 of
+   the others when the axis is a rounding error off the locked one), or one the
+   earlier axes already cover (a slider's three axes on a body whose rotation is locked about a
+   world axis none of them is: the block has rank 2 with no zero on its diagonal). The block is
+   formed again in double for this, where a dependent axis's pivot is rounding error (about 1e-16
+   of its diagonal, small_ldl.h); in float it would be about 1e-7 and indistinguishable from a
+   thin rod's true pivot. */
+static bool find_dead_axes(const mat3s *inertia, const vec3s *axes, int n, bool *dead)
+{
+    double k[9], response[3][3];
+    for (int i = 0; i < n; ++i)
+        for (int r = 0; r < 3; ++r) {
+            response[i][r] = 0.0;
+            for (int c = 0; c < 3; ++c)
+                response[i][r] += 0.5 * ((double)inertia->raw[c][r] + (double)inertia->raw[r][c]) *
+                                  (double)axes[i].raw[c];
+        }
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            k[i * n + j] = 0.0;
+            for (int r = 0; r < 3; ++r)
+                k[i * n + j] += (double)axes[i].raw[r] * response[j][r];
+        }
+    double largest = 0.0;
+    for (int i = 0; i < n; ++i)
+        largest = fmax(largest, k[i * n + i]);
+    for (int i = 0; i < n; ++i) /* a row next to dead (1e-8 off a locked axis): dead */
+        if (k[i * n + i] <= LDL_DEPENDENT * largest)
+            for (int j = 0; j < n; ++j)
+                k[i * n + j] = k[j * n + i] = 0.0;
+    ldl_factor_n(k, n);
+    bool any_dead = false;
+    for (int i = 0; i < n; ++i)
+        any_dead |= dead[i] = k[i * n + i] == 0.0;
+    return any_dead;
+}
+
+/* Inverts the leading n x n block of k (n = 2 or 3) into out; zero when singular. A dead axis
+   (find_dead_axes) takes no impulse, and the other rows are inverted without it, rather than the
+   whole block counting as singular (or, worse, its rounding error inverted into impulses of
+   1e10). */
+static void invert_block(const float k[3][3], int n, const bool *dead, bool any_dead,
+                         float out[3][3])
 {
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             out[i][j] = 0.0f;
-    bool dead[3] = {false, false, false}, any_dead = false;
-    for (int i = 0; i < n; ++i)
-        any_dead |= dead[i] = k[i][i] == 0.0f;
     if (any_dead) {
         invert_live(k, n, dead, out);
         return;
@@ -233,8 +270,11 @@ void angle_prepare(angle_part *p, const joint_pair *pair, const vec3s *axes, int
         for (int j = 0; j < count; ++j)
             k[j][i] = glms_vec3_dot(axes[j], response);
     }
-    if (need_mass)
-        invert_block((const float(*)[3])k, count, p->mass);
+    if (need_mass) {
+        bool dead[3] = {false, false, false};
+        bool any_dead = find_dead_axes(&inertia, axes, count, dead);
+        invert_block((const float(*)[3])k, count, dead, any_dead, p->mass);
+    }
 }
 
 void angle_warm_start(const angle_part *p, joint_pair *pair)

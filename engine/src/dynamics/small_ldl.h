@@ -15,14 +15,19 @@
 /* Factors the symmetric definite (positive or negative) n x n matrix a in place as L D L^T,
    without pivoting: every block of the elimination is definite (bodies' articulated inertias
    positive, joints' Schur complements negative). A vanishing pivot (a row with no body to act
-   on) is stored as 0, and ldl_solve_n then gives 0 for it. */
+   on, or a row the earlier ones already span: a slider on a body whose rotation is locked about
+   an axis its rows need) is stored as 0, and ldl_solve_n then gives 0 for it. Vanishing is
+   relative to the row's own diagonal: a dependent row's pivot is rounding error, about 1e-15 of
+   it, and dividing by that gave impulses of 1e10 and more. */
+#define LDL_DEPENDENT 1e-10
+
 ALWAYS_INLINE void ldl_factor_n(double *a, int n)
 {
     for (int j = 0; j < n; ++j) {
-        double pivot = a[j * n + j];
+        double diagonal = a[j * n + j], pivot = diagonal;
         for (int k = 0; k < j; ++k)
             pivot -= a[j * n + k] * a[j * n + k] * a[k * n + k];
-        bool singular = !(__builtin_fabs(pivot) > 1e-300);
+        bool singular = !(__builtin_fabs(pivot) > LDL_DEPENDENT * __builtin_fabs(diagonal));
         a[j * n + j] = singular ? 0.0 : pivot;
         for (int i = j + 1; i < n; ++i) {
             double sum = a[i * n + j];
