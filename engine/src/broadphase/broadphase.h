@@ -175,6 +175,12 @@ int broadphase_create_proxy(broadphase *bp, cairn_aabb bounds, uint32_t body_ind
    next update, which reports them in removed. The id may be reused by a create after that. */
 void broadphase_destroy_proxy(broadphase *bp, int proxy);
 
+/* For a body being destroyed, before its proxy (-1 when it has none): its pairs leave the pair
+   set at once and are never reported removed (its contacts go with it). A body made at the same
+   index before the next update then has its pairs reported added; without this they matched the
+   old body's and the new body got no contacts (it fell through the floor it was put on). */
+void broadphase_forget_body(broadphase *bp, uint32_t body, int proxy);
+
 /* bounds: the body's current tight AABB; displacement: its expected motion over the next step
    (velocity * dt, not a teleport distance). Does nothing and returns false while bounds stay
    inside the fat AABB. Otherwise re-fattens to (bounds U (bounds + displacement)) grown by the

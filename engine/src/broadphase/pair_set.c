@@ -160,6 +160,23 @@ void record_queue_partners(broadphase *bp, uint32_t p)
     }
 }
 
+void broadphase_forget_body(broadphase *bp, uint32_t body, int proxy)
+{
+    const bp_proxy *px = bp->proxies.data;
+    for (int32_t r = proxy >= 0 ? px[proxy].pair_head : -1; r >= 0;) {
+        const bp_record *rec = &bp->records.data[r];
+        int side = rec->proxy[0] == (uint32_t)proxy ? 0 : 1;
+        hash_set_remove(&bp->pairs, pair_key(body, px[rec->proxy[1 - side]].body));
+        r = rec->next[side];
+    }
+    /* the pairs of its proxies gone since the last update (disabled, refiltered, retyped) */
+    for (int i = 0; i < bp->candidates.count; ++i) {
+        const bp_candidate *c = &bp->candidates.data[i];
+        if (px[c->p].body == body || px[c->q].body == body)
+            hash_set_remove(&bp->pairs, c->key);
+    }
+}
+
 static int32_t moved_link(const int32_t *moves, int32_t r)
 {
     return r >= 0 ? moves[r] : -1;

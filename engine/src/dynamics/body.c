@@ -186,6 +186,7 @@ void cairn_body_destroy(cairn_world *world, cairn_body_id id)
     joints_destroy_body(world, id.index);
     body_set_awake(world, id.index, false);
     contacts_remove_body(world, id.index);
+    broadphase_forget_body(&world->broadphase, id.index, b->proxy);
     if (b->proxy >= 0)
         broadphase_destroy_proxy(&world->broadphase, b->proxy);
     cairn_shape_release(b->shape);
