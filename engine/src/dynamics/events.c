@@ -129,13 +129,6 @@ void events_contact_gone(cairn_world *world, const contact *c)
         (from)->capacity = capacity;                                                               \
     } while (0)
 
-void events_owe(cairn_world *world)
-{
-    event_arrays *e = &world->events;
-    SWAP_INTO(&e->owed_ends, &e->ends);
-    SWAP_INTO(&e->owed_sensor_ends, &e->sensor_ends);
-}
-
 /* Whether the first event's pair comes before the second's (pairs are a < b; a sensor event
    names the sensor first, which may be either). */
 static bool end_before(cairn_body_id a1, cairn_body_id b1, cairn_body_id a2, cairn_body_id b2)
@@ -143,6 +136,31 @@ static bool end_before(cairn_body_id a1, cairn_body_id b1, cairn_body_id a2, cai
     uint32_t low1 = a1.index < b1.index ? a1.index : b1.index;
     uint32_t low2 = a2.index < b2.index ? a2.index : b2.index;
     return body_pair_order(low1, a1.index ^ b1.index ^ low1, low2, a2.index ^ b2.index ^ low2) < 0;
+}
+
+/* Sorts an array of end events by pair, by insertion: a restore ends few contacts. */
+#define SORT_BY_PAIR(events, pair_a, pair_b)                                                       \
+    do {                                                                                           \
+        for (int i = 1; i < (events)->count; ++i) {                                                \
+            __typeof__((events)->data[0]) moving = (events)->data[i];                              \
+            int k = i;                                                                             \
+            for (; k > 0 && end_before(moving.pair_a, moving.pair_b, (events)->data[k - 1].pair_a, \
+                                       (events)->data[k - 1].pair_b);                              \
+                 --k)                                                                              \
+                (events)->data[k] = (events)->data[k - 1];                                         \
+            (events)->data[k] = moving;                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* The reconciling ends the walked contacts (in pair order), then the parked ones (kept in any
+   order); the step merges the owed events into its own by pair, so they are sorted first. */
+void events_owe(cairn_world *world)
+{
+    event_arrays *e = &world->events;
+    SWAP_INTO(&e->owed_ends, &e->ends);
+    SWAP_INTO(&e->owed_sensor_ends, &e->sensor_ends);
+    SORT_BY_PAIR(&e->owed_ends, body_a, body_b);
+    SORT_BY_PAIR(&e->owed_sensor_ends, sensor, visitor);
 }
 
 /* Merges owed[0, owed_count) into events[first, count) (both in pair order; room for all of
@@ -158,6 +176,26 @@ static bool end_before(cairn_body_id a1, cairn_body_id b1, cairn_body_id a2, cai
         }                                                                                          \
         (events)->count += (owed)->count;                                                          \
     } while (0)
+
+void events_owe_saved(cairn_world *world, const cairn_contact_end_event *ends, int end_count,
+                      const cairn_sensor_event *sensor_ends, int sensor_end_count)
+{
+    event_arrays *e = &world->events;
+    struct {
+        const cairn_contact_end_event *data;
+        int count;
+    } saved_ends = {ends, end_count};
+    struct {
+        const cairn_sensor_event *data;
+        int count;
+    } saved_sensor_ends = {sensor_ends, sensor_end_count};
+    /* best effort when memory runs out, as paying them is */
+    if (end_count > 0 && array_grow(&e->owed_ends, e->owed_ends.count + end_count))
+        MERGE_OWED(&e->owed_ends, &saved_ends, 0, body_a, body_b);
+    if (sensor_end_count > 0 &&
+        array_grow(&e->owed_sensor_ends, e->owed_sensor_ends.count + sensor_end_count))
+        MERGE_OWED(&e->owed_sensor_ends, &saved_sensor_ends, 0, sensor, visitor);
+}
 
 void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end)
 {

@@ -6,7 +6,9 @@
    Layout: a header (magic, version, byte order, the sizes of the records, the counts); the
    world's settings and flags; per body slot its state and broadphase box; the walked and the
    parked contacts, each a record of what it uses (snapshot_contacts.c); the joint id pool and every
-   joint slot; an FNV-1a checksum of all that precedes it.
+   joint slot; the characters; the end events owed to the next step (a world restored since its
+   last step owes those of the contacts its restore ended); an FNV-1a checksum of all that
+   precedes it.
 
    The world restored into must have the same bodies (ids and types) as the one saved: bodies
    hold shapes, which a snapshot does not carry. Joints are restored in full (a joint broken
@@ -32,7 +34,7 @@
 #define SAVED_DEF_BYTES offsetof(cairn_world_def, worker_count)
 
 #define SNAPSHOT_MAGIC   "CAIRNSNP"
-#define SNAPSHOT_VERSION 13u
+#define SNAPSHOT_VERSION 14u
 #define BYTE_ORDER_MARK  0x01020304u
 
 /* What a snapshot keeps of a body: its state, not its shape. The type and mass properties are
@@ -62,6 +64,7 @@ typedef struct snapshot_header {
     uint32_t record_sizes[5]; /* def, body record, manifold point, GJK cache, joint */
     uint32_t body_slots, contacts, parked, joint_slots, joint_free, characters;
     uint32_t kind; /* SNAPSHOT_FULL or SNAPSHOT_AWAKE */
+    uint32_t owed_ends, owed_sensor_ends;
 } snapshot_header;
 
 /* A full snapshot holds every body and contact. An awake-only one holds the awake bodies and the
@@ -106,6 +109,8 @@ static snapshot_header make_header(const cairn_world *w, uint32_t kind)
     h.joint_free = (uint32_t)w->joint_ids.free_indices.count;
     h.characters = (uint32_t)characters_count(w);
     h.kind = kind;
+    h.owed_ends = (uint32_t)w->events.owed_ends.count;
+    h.owed_sensor_ends = (uint32_t)w->events.owed_sensor_ends.count;
     return h;
 }
 
@@ -235,6 +240,8 @@ static void put_world(cursor *c, const cairn_world *w, uint32_t kind)
         put(c, &copy, sizeof copy);
     }
     put_characters(c, w, h.characters);
+    put(c, w->events.owed_ends.data, sizeof(cairn_contact_end_event) * h.owed_ends);
+    put(c, w->events.owed_sensor_ends.data, sizeof(cairn_sensor_event) * h.owed_sensor_ends);
 }
 
 static size_t snapshot_size(const cairn_world *world, uint32_t kind, const char *fn)
@@ -294,11 +301,11 @@ typedef struct parsed {
     snapshot_header header;
     cairn_world_def def;
     world_flags flags;
-    size_t bodies_at, contacts_at, characters_at; /* offsets of the sections */
-    size_t joints_at;                             /* the joint free list, then slots */
-    uint32_t extras;                              /* contacts with extra manifolds */
-    uint32_t triangle_caches;                     /* contacts with triangle cache entries */
-    uint8_t *tags; /* awake-only snapshots: each body slot's tag (SLOT_*); else NULL */
+    size_t bodies_at, contacts_at, characters_at, owed_at; /* offsets of the sections */
+    size_t joints_at;                                      /* the joint free list, then slots */
+    uint32_t extras;                                       /* contacts with extra manifolds */
+    uint32_t triangle_caches; /* contacts with triangle cache entries */
+    uint8_t *tags;            /* awake-only snapshots: each body slot's tag (SLOT_*); else NULL */
     size_t tag_bytes;
 } parsed;
 
@@ -510,11 +517,14 @@ static bool parse(const cairn_world *w, const void *buffer, size_t size, parsed 
         (!p->tags && !skip_contacts(&c, p->header.parked, slots, p)))
         return c.short_read ? error_set("%s: truncated snapshot", fn) : false;
     p->joints_at = c.at;
+    size_t owed = sizeof(cairn_contact_end_event) * p->header.owed_ends +
+                  sizeof(cairn_sensor_event) * p->header.owed_sensor_ends;
     size_t rest = sizeof(uint32_t) * p->header.joint_free + sizeof(joint) * p->header.joint_slots +
-                  sizeof(character_record) * p->header.characters;
+                  sizeof(character_record) * p->header.characters + owed;
     if (c.at + rest != c.size)
         return error_set("%s: the snapshot's length does not match its counts", fn);
-    p->characters_at = c.size - sizeof(character_record) * p->header.characters;
+    p->owed_at = c.size - owed;
+    p->characters_at = p->owed_at - sizeof(character_record) * p->header.characters;
     return check_characters(p, buffer) && check_joints(w, p, buffer, c.at);
 }
 
@@ -639,7 +649,37 @@ typedef struct restore_memory {
        empty */
     character_shapes *characters;
     uint32_t character_count;
+    /* the end events the saved world owed, copied out of the (unaligned) buffer */
+    cairn_contact_end_event *owed_ends;
+    cairn_sensor_event *owed_sensor_ends;
 } restore_memory;
+
+static void free_owed(restore_memory *m, const snapshot_header *h)
+{
+    mem_free(m->owed_ends, sizeof *m->owed_ends * h->owed_ends);
+    mem_free(m->owed_sensor_ends, sizeof *m->owed_sensor_ends * h->owed_sensor_ends);
+    m->owed_ends = NULL;
+    m->owed_sensor_ends = NULL;
+}
+
+static bool read_owed(const parsed *p, const void *buffer, restore_memory *m)
+{
+    const snapshot_header *h = &p->header;
+    size_t ends = sizeof *m->owed_ends * h->owed_ends;
+    size_t sensor_ends = sizeof *m->owed_sensor_ends * h->owed_sensor_ends;
+    m->owed_ends = ends ? mem_alloc(ends) : NULL;
+    m->owed_sensor_ends = sensor_ends ? mem_alloc(sensor_ends) : NULL;
+    if ((ends && !m->owed_ends) || (sensor_ends && !m->owed_sensor_ends)) {
+        free_owed(m, h);
+        return false;
+    }
+    const unsigned char *at = (const unsigned char *)buffer + p->owed_at;
+    if (ends)
+        memcpy(m->owed_ends, at, ends);
+    if (sensor_ends)
+        memcpy(m->owed_sensor_ends, at + ends, sensor_ends);
+    return true;
+}
 
 static void free_character_shapes(restore_memory *m)
 {
@@ -806,7 +846,9 @@ static bool read_memory(cairn_world *w, const parsed *p, const void *buffer, res
         return false;
     }
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->joints_at};
-    if (!read_joints(&c, &p->header, m) || !make_character_shapes(w, p, buffer, m)) {
+    if (!read_joints(&c, &p->header, m) || !make_character_shapes(w, p, buffer, m) ||
+        !read_owed(p, buffer, m)) {
+        free_character_shapes(m);
         empty_pool(&m->extras);
         empty_pool(&m->triangles);
         array_free(&m->joints);
@@ -932,6 +974,9 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
        ended now, their end events owed to the next step, which the saved world's reported */
     contacts_reconcile(w);
     events_owe(w);
+    events_owe_saved(w, m->owed_ends, (int)p->header.owed_ends, m->owed_sensor_ends,
+                     (int)p->header.owed_sensor_ends);
+    free_owed(m, &p->header);
 }
 
 bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)

@@ -122,6 +122,10 @@ int contacts_collide(cairn_world *world, float dt);
 void events_clear(cairn_world *world);
 /* After a restore: the end events its reconciling made become owed to the next step. */
 void events_owe(cairn_world *world);
+/* Then the end events the saved world still owed (it had been restored since its last step)
+   join them, in pair order. */
+void events_owe_saved(cairn_world *world, const cairn_contact_end_event *ends, int end_count,
+                      const cairn_sensor_event *sensor_ends, int sensor_end_count);
 /* In the step: the owed end events join those of the pairs it removed (from first_end and
    first_sensor_end on), in pair order, as the saved world reported them. */
 void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end);
