@@ -164,6 +164,7 @@ static void step_world(cairn_world *world, float dt)
     stage = timer_ticks();
     islands_update(world, dt);
     world->stats.islands_ms = (float)timer_ms_since(stage);
+    events_finish_step(world);
     count_bodies(world);
     world->stats.total_ms = (float)timer_ms_since(start);
     arena_reset(&world->scratch);

@@ -208,8 +208,7 @@ static bool update_pairs(cairn_world *world)
 
 bool contacts_update_pairs(cairn_world *world)
 {
-    int first_end = world->events.ends.count, first_sensor_end = world->events.sensor_ends.count;
     bool updated = update_pairs(world);
-    events_pay_owed(world, first_end, first_sensor_end);
+    events_pay_owed(world);
     return updated;
 }

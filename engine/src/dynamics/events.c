@@ -2,6 +2,7 @@
 #include "dynamics/world_state.h"
 
 #include "core/alloc.h"
+#include "core/sort.h"
 
 #include <float.h>
 #include <string.h>
@@ -129,84 +130,75 @@ void events_contact_gone(cairn_world *world, const contact *c)
         (from)->capacity = capacity;                                                               \
     } while (0)
 
-/* Whether the first event's pair comes before the second's (pairs are a < b; a sensor event
-   names the sensor first, which may be either). */
+/* The strict order of end events: by pair (a < b; a sensor event names the sensor first, which
+   may be either), then by generations, which tell apart a destroyed body's events from those of
+   the body made in its slot. */
 static bool end_before(cairn_body_id a1, cairn_body_id b1, cairn_body_id a2, cairn_body_id b2)
 {
-    uint32_t low1 = a1.index < b1.index ? a1.index : b1.index;
-    uint32_t low2 = a2.index < b2.index ? a2.index : b2.index;
-    return body_pair_order(low1, a1.index ^ b1.index ^ low1, low2, a2.index ^ b2.index ^ low2) < 0;
+    bool swap1 = b1.index < a1.index, swap2 = b2.index < a2.index;
+    cairn_body_id low1 = swap1 ? b1 : a1, high1 = swap1 ? a1 : b1;
+    cairn_body_id low2 = swap2 ? b2 : a2, high2 = swap2 ? a2 : b2;
+    int order = body_pair_order(low1.index, high1.index, low2.index, high2.index);
+    if (order != 0)
+        return order < 0;
+    if (low1.generation != low2.generation)
+        return low1.generation < low2.generation;
+    return high1.generation < high2.generation;
 }
 
-/* Sorts an array of end events by pair, by insertion: a restore ends few contacts. */
-#define SORT_BY_PAIR(events, pair_a, pair_b)                                                       \
-    do {                                                                                           \
-        for (int i = 1; i < (events)->count; ++i) {                                                \
-            __typeof__((events)->data[0]) moving = (events)->data[i];                              \
-            int k = i;                                                                             \
-            for (; k > 0 && end_before(moving.pair_a, moving.pair_b, (events)->data[k - 1].pair_a, \
-                                       (events)->data[k - 1].pair_b);                              \
-                 --k)                                                                              \
-                (events)->data[k] = (events)->data[k - 1];                                         \
-            (events)->data[k] = moving;                                                            \
-        }                                                                                          \
-    } while (0)
+static bool contact_end_before(const cairn_contact_end_event *x, const cairn_contact_end_event *y)
+{
+    return end_before(x->body_a, x->body_b, y->body_a, y->body_b);
+}
 
-/* The reconciling ends the walked contacts (in pair order), then the parked ones (kept in any
-   order); the step merges the owed events into its own by pair, so they are sorted first. */
+static bool sensor_end_before(const cairn_sensor_event *x, const cairn_sensor_event *y)
+{
+    return end_before(x->sensor, x->visitor, y->sensor, y->visitor);
+}
+
+SORT_DEFINE(sort_contact_ends, cairn_contact_end_event, contact_end_before)
+SORT_DEFINE(sort_sensor_ends, cairn_sensor_event, sensor_end_before)
+
 void events_owe(cairn_world *world)
 {
     event_arrays *e = &world->events;
     SWAP_INTO(&e->owed_ends, &e->ends);
     SWAP_INTO(&e->owed_sensor_ends, &e->sensor_ends);
-    SORT_BY_PAIR(&e->owed_ends, body_a, body_b);
-    SORT_BY_PAIR(&e->owed_sensor_ends, sensor, visitor);
 }
 
-/* Merges owed[0, owed_count) into events[first, count) (both in pair order; room for all of
-   them), from the back. */
-#define MERGE_OWED(events, owed, first, pair_a, pair_b)                                            \
+/* Appends n events to an array, best effort when memory runs out (as paying them is). */
+#define APPEND(array, events, n)                                                                   \
     do {                                                                                           \
-        int into = (events)->count + (owed)->count, k = (events)->count - 1;                       \
-        for (int o = (owed)->count - 1; o >= 0; --o) {                                             \
-            while (k >= (first) && end_before((owed)->data[o].pair_a, (owed)->data[o].pair_b,      \
-                                              (events)->data[k].pair_a, (events)->data[k].pair_b)) \
-                (events)->data[--into] = (events)->data[k--];                                      \
-            (events)->data[--into] = (owed)->data[o];                                              \
+        if ((n) > 0 && array_grow((array), (array)->count + (n))) {                                \
+            memcpy((array)->data + (array)->count, (events), sizeof *(events) * (size_t)(n));      \
+            (array)->count += (n);                                                                 \
         }                                                                                          \
-        (events)->count += (owed)->count;                                                          \
     } while (0)
 
 void events_owe_saved(cairn_world *world, const cairn_contact_end_event *ends, int end_count,
                       const cairn_sensor_event *sensor_ends, int sensor_end_count)
 {
-    event_arrays *e = &world->events;
-    struct {
-        const cairn_contact_end_event *data;
-        int count;
-    } saved_ends = {ends, end_count};
-    struct {
-        const cairn_sensor_event *data;
-        int count;
-    } saved_sensor_ends = {sensor_ends, sensor_end_count};
-    /* best effort when memory runs out, as paying them is */
-    if (end_count > 0 && array_grow(&e->owed_ends, e->owed_ends.count + end_count))
-        MERGE_OWED(&e->owed_ends, &saved_ends, 0, body_a, body_b);
-    if (sensor_end_count > 0 &&
-        array_grow(&e->owed_sensor_ends, e->owed_sensor_ends.count + sensor_end_count))
-        MERGE_OWED(&e->owed_sensor_ends, &saved_sensor_ends, 0, sensor, visitor);
+    APPEND(&world->events.owed_ends, ends, end_count);
+    APPEND(&world->events.owed_sensor_ends, sensor_ends, sensor_end_count);
 }
 
-void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end)
+void events_pay_owed(cairn_world *world)
 {
     event_arrays *e = &world->events;
-    if (e->owed_ends.count > 0 && array_grow(&e->ends, e->ends.count + e->owed_ends.count))
-        MERGE_OWED(&e->ends, &e->owed_ends, first_end, body_a, body_b);
-    if (e->owed_sensor_ends.count > 0 &&
-        array_grow(&e->sensor_ends, e->sensor_ends.count + e->owed_sensor_ends.count))
-        MERGE_OWED(&e->sensor_ends, &e->owed_sensor_ends, first_sensor_end, sensor, visitor);
-    array_clear(&e->owed_ends); /* paid, or dropped when memory ran out: best effort */
+    APPEND(&e->ends, e->owed_ends.data, e->owed_ends.count);
+    APPEND(&e->sensor_ends, e->owed_sensor_ends.data, e->owed_sensor_ends.count);
+    array_clear(&e->owed_ends); /* paid, or dropped when memory ran out */
     array_clear(&e->owed_sensor_ends);
+}
+
+/* End events come from several places in a step (the pairs the broadphase removed, the
+   contacts that stopped touching, those a refilter or a broken joint ended, those a restore
+   owed), each in its own order: sorted once at the end, a step reports them in pair order
+   however they came, as the API promises and as a restored world must to repeat the saved one. */
+void events_finish_step(cairn_world *world)
+{
+    sort_contact_ends(world->events.ends.data, world->events.ends.count);
+    sort_sensor_ends(world->events.sensor_ends.data, world->events.sensor_ends.count);
 }
 
 void events_hit(cairn_world *world, const contact *c)

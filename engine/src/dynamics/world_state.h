@@ -123,12 +123,13 @@ void events_clear(cairn_world *world);
 /* After a restore: the end events its reconciling made become owed to the next step. */
 void events_owe(cairn_world *world);
 /* Then the end events the saved world still owed (it had been restored since its last step)
-   join them, in pair order. */
+   join them. */
 void events_owe_saved(cairn_world *world, const cairn_contact_end_event *ends, int end_count,
                       const cairn_sensor_event *sensor_ends, int sensor_end_count);
-/* In the step: the owed end events join those of the pairs it removed (from first_end and
-   first_sensor_end on), in pair order, as the saved world reported them. */
-void events_pay_owed(cairn_world *world, int first_end, int first_sensor_end);
+/* In the step: the owed end events join the step's own. */
+void events_pay_owed(cairn_world *world);
+/* At the end of the step: the end events in pair order. */
+void events_finish_step(cairn_world *world);
 void events_free(cairn_world *world);
 void events_begin(cairn_world *world, const contact *c);
 void events_end(cairn_world *world, const contact *c);
