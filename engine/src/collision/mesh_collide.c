@@ -18,6 +18,7 @@
 #include "geometry/triangles.h"
 
 #include <math.h>
+#include <string.h>
 
 bool mesh_shape_raycast(const cairn_shape *shape, cairn_transform xf, vec3s origin,
                         vec3s translation, float max_fraction, float *fraction, vec3s *normal,
@@ -87,6 +88,12 @@ typedef struct mesh_pair {
     vec3s centre_in_mesh, axis_in_mesh; /* a sphere's or capsule's origin and its Y axis */
     triangle_shape triangle;            /* the triangle collided, moved from one to the next */
     bool triangle_made;                 /* triangle made once (triangle_shape_make), then moved */
+    /* The part's deepest overlap that gave no points (deep_overlap_fallback), and whether any
+       triangle of the part gave points. */
+    bool part_points, has_fallback;
+    int fallback_triangle;
+    vec3s fallback_corners[3];
+    cairn_query_result fallback;
 } mesh_pair;
 
 /* Fills the part's share of *p for p->part, once per part: what query_collide and the closed
@@ -535,6 +542,30 @@ static void keep_touched(mesh_pair *p, int triangle)
         h->touched_now[h->touched_now_count++] = pair_key(p, triangle);
 }
 
+static void add_triangle_manifold(mesh_pair *p, int triangle, const triangle_shape *t,
+                                  const manifold *m, float distance)
+{
+    shape_part tri = {&t->shape, p->mesh_xf};
+    shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
+    cluster_set_add(p->clusters, m, pa, p->xa, pb, p->xb, pair_key(p, triangle), distance);
+    keep_touched(p, triangle);
+    p->part_points = true;
+}
+
+/* Keeps the deepest overlap of the part that gave no points (its deepest point along the face
+   normal past the triangle's edge, and the body's face clipped over the triangle empty: a ghost
+   by is_ghost_contact's rule) for deep_overlap_fallback. */
+static void keep_fallback(mesh_pair *p, int triangle, const vec3s corners[3],
+                          const cairn_query_result *q)
+{
+    if (p->has_fallback && q->distance >= p->fallback.distance)
+        return;
+    p->has_fallback = true;
+    p->fallback_triangle = triangle;
+    memcpy(p->fallback_corners, corners, sizeof p->fallback_corners);
+    p->fallback = *q;
+}
+
 static bool collide_triangle(void *context, int triangle, const vec3s corners[3])
 {
     mesh_pair *p = context;
@@ -546,16 +577,38 @@ static bool collide_triangle(void *context, int triangle, const vec3s corners[3]
     bool witness;
     if (!part_triangle(p, triangle, t, face, &q, &witness))
         return true;
+    cairn_query_result found = q;
     if (witness && is_ghost_contact(p, triangle, corners, face, &q))
         witness = face_contact(p, corners, face, false, &q);
     manifold m;
-    if (triangle_manifold(p, t, &q, witness, &m) > 0) {
+    if (triangle_manifold(p, t, &q, witness, &m) > 0)
+        add_triangle_manifold(p, triangle, t, &m, q.distance);
+    else if (found.overlap && found.distance < -witness_gap)
+        keep_fallback(p, triangle, corners, &found);
+    return true;
+}
+
+/* A part deep in the mesh whose every overlap was judged a ghost gave no points at all, and
+   fell through: a spinning cylinder pressed 10 cm into a heightfield's slope by a body on top,
+   its deepest point along the slope's normal past the slope's edge, over the neighbour whose
+   plane its centre was already behind (found by the API scripts, game seed 424). Ghosts matter
+   where the body has other contacts to stand on; with none, the deepest overlap pushes it out
+   along its triangle's face normal, measured as a pressed-in pair is (face_contact). */
+static void deep_overlap_fallback(mesh_pair *p)
+{
+    if (p->part_points || !p->has_fallback)
+        return;
+    triangle_shape *t = pair_triangle(p, p->fallback_corners);
+    cairn_query_result q = p->fallback;
+    face_contact(p, p->fallback_corners, t->faces[0].normal, true, &q);
+    manifold m;
+    if (triangle_manifold(p, t, &q, true, &m) == 0) {
         shape_part tri = {&t->shape, p->mesh_xf};
         shape_part pa = p->mesh_is_a ? tri : p->part, pb = p->mesh_is_a ? p->part : tri;
-        cluster_set_add(p->clusters, &m, pa, p->xa, pb, p->xb, pair_key(p, triangle), q.distance);
-        keep_touched(p, triangle);
+        m = (manifold){.normal = q.normal};
+        add_witness(&m, &q, pa.xf, pb.xf);
     }
-    return true;
+    add_triangle_manifold(p, p->fallback_triangle, t, &m, q.distance);
 }
 
 int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *b,
@@ -587,8 +640,10 @@ int mesh_manifolds(const cairn_shape *a, cairn_transform xa, const cairn_shape *
         p.part = shape_part_at(other, mesh_is_a ? xb : xa, j);
         p.part_index = j;
         p.part_ready = false;
+        p.part_points = p.has_fallback = false;
         triangles_query_box(p.mesh, part_bounds_in(p.mesh_xf, p.part, margin), collide_triangle,
                             &p);
+        deep_overlap_fallback(&p);
     }
     if (cache)
         triangle_cache_end(cache);
