@@ -278,13 +278,6 @@ static float surface_turn_speed(const body *x)
     return glms_vec3_norm(w) * turning_radius(x->shape);
 }
 
-/* A body's velocity at a world point. */
-static vec3s velocity_at(const body *x, vec3s point)
-{
-    vec3s arm = glms_vec3_sub(point, x->center);
-    return glms_vec3_add(x->linear_velocity, glms_vec3_cross(x->angular_velocity, arm));
-}
-
 /* How far the pair closes along the manifold's normal (from A to B) in the step, the most over
    its points (stored as world points), which the solver sees moving with both bodies' turning
    too: a point of a spinning ball's manifold that is off the line through its centre (merged
@@ -294,7 +287,7 @@ static float manifold_closing(const body *a, const body *b, const manifold *m, f
     float most = -INFINITY;
     for (int i = 0; i < m->point_count; ++i) {
         vec3s p = m->points[i].anchor_a;
-        vec3s relative = glms_vec3_sub(velocity_at(b, p), velocity_at(a, p));
+        vec3s relative = glms_vec3_sub(body_point_velocity(b, p), body_point_velocity(a, p));
         most = fmaxf(most, -glms_vec3_dot(m->normal, relative) * dt);
     }
     return most;
