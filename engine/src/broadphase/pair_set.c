@@ -169,8 +169,13 @@ void broadphase_forget_body(broadphase *bp, uint32_t body, int proxy)
         hash_set_remove(&bp->pairs, pair_key(body, px[rec->proxy[1 - side]].body));
         r = rec->next[side];
     }
-    /* the pairs of its proxies gone since the last update (disabled, refiltered, retyped) */
-    for (int i = 0; i < bp->candidates.count; ++i) {
+    /* the pairs of proxies it dropped since the last update (disabled, refiltered, retyped) wait
+       among the queued candidates, which grow with every pair that changed since: scanned only
+       for such a body, so that destroying many bodies at once does not scan them for each */
+    bool dropped = false;
+    for (int i = 0; i < bp->dead.count && !dropped; ++i)
+        dropped = px[bp->dead.data[i]].body == body;
+    for (int i = 0; dropped && i < bp->candidates.count; ++i) {
         const bp_candidate *c = &bp->candidates.data[i];
         if (px[c->p].body == body || px[c->q].body == body)
             hash_set_remove(&bp->pairs, c->key);
