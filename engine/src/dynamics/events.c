@@ -166,20 +166,22 @@ void events_owe(cairn_world *world)
     SWAP_INTO(&e->owed_sensor_ends, &e->sensor_ends);
 }
 
-/* Appends n events to an array, best effort when memory runs out (as paying them is). */
+/* Appends n events (bytes, which need not be aligned) to an array, best effort when memory runs
+   out (as paying them is). */
 #define APPEND(array, events, n)                                                                   \
     do {                                                                                           \
         if ((n) > 0 && array_grow((array), (array)->count + (n))) {                                \
-            memcpy((array)->data + (array)->count, (events), sizeof *(events) * (size_t)(n));      \
+            memcpy((array)->data + (array)->count, (events), sizeof *(array)->data * (size_t)(n)); \
             (array)->count += (n);                                                                 \
         }                                                                                          \
     } while (0)
 
-void events_owe_saved(cairn_world *world, const cairn_contact_end_event *ends, int end_count,
-                      const cairn_sensor_event *sensor_ends, int sensor_end_count)
+void events_owe_saved(cairn_world *world, const void *records, int end_count, int sensor_end_count)
 {
-    APPEND(&world->events.owed_ends, ends, end_count);
-    APPEND(&world->events.owed_sensor_ends, sensor_ends, sensor_end_count);
+    const unsigned char *at = records;
+    APPEND(&world->events.owed_ends, at, end_count);
+    at += sizeof(cairn_contact_end_event) * (size_t)end_count;
+    APPEND(&world->events.owed_sensor_ends, at, sensor_end_count);
 }
 
 void events_pay_owed(cairn_world *world)

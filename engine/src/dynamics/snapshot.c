@@ -649,37 +649,7 @@ typedef struct restore_memory {
        empty */
     character_shapes *characters;
     uint32_t character_count;
-    /* the end events the saved world owed, copied out of the (unaligned) buffer */
-    cairn_contact_end_event *owed_ends;
-    cairn_sensor_event *owed_sensor_ends;
 } restore_memory;
-
-static void free_owed(restore_memory *m, const snapshot_header *h)
-{
-    mem_free(m->owed_ends, sizeof *m->owed_ends * h->owed_ends);
-    mem_free(m->owed_sensor_ends, sizeof *m->owed_sensor_ends * h->owed_sensor_ends);
-    m->owed_ends = NULL;
-    m->owed_sensor_ends = NULL;
-}
-
-static bool read_owed(const parsed *p, const void *buffer, restore_memory *m)
-{
-    const snapshot_header *h = &p->header;
-    size_t ends = sizeof *m->owed_ends * h->owed_ends;
-    size_t sensor_ends = sizeof *m->owed_sensor_ends * h->owed_sensor_ends;
-    m->owed_ends = ends ? mem_alloc(ends) : NULL;
-    m->owed_sensor_ends = sensor_ends ? mem_alloc(sensor_ends) : NULL;
-    if ((ends && !m->owed_ends) || (sensor_ends && !m->owed_sensor_ends)) {
-        free_owed(m, h);
-        return false;
-    }
-    const unsigned char *at = (const unsigned char *)buffer + p->owed_at;
-    if (ends)
-        memcpy(m->owed_ends, at, ends);
-    if (sensor_ends)
-        memcpy(m->owed_sensor_ends, at + ends, sensor_ends);
-    return true;
-}
 
 static void free_character_shapes(restore_memory *m)
 {
@@ -846,9 +816,7 @@ static bool read_memory(cairn_world *w, const parsed *p, const void *buffer, res
         return false;
     }
     cursor c = {.source = buffer, .size = (size_t)-1, .at = p->joints_at};
-    if (!read_joints(&c, &p->header, m) || !make_character_shapes(w, p, buffer, m) ||
-        !read_owed(p, buffer, m)) {
-        free_character_shapes(m);
+    if (!read_joints(&c, &p->header, m) || !make_character_shapes(w, p, buffer, m)) {
         empty_pool(&m->extras);
         empty_pool(&m->triangles);
         array_free(&m->joints);
@@ -974,9 +942,8 @@ static void apply(cairn_world *w, const parsed *p, const void *buffer, restore_m
        ended now, their end events owed to the next step, which the saved world's reported */
     contacts_reconcile(w);
     events_owe(w);
-    events_owe_saved(w, m->owed_ends, (int)p->header.owed_ends, m->owed_sensor_ends,
+    events_owe_saved(w, (const unsigned char *)buffer + p->owed_at, (int)p->header.owed_ends,
                      (int)p->header.owed_sensor_ends);
-    free_owed(m, &p->header);
 }
 
 bool cairn_world_restore(cairn_world *world, const void *buffer, size_t size)

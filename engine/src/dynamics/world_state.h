@@ -123,9 +123,9 @@ void events_clear(cairn_world *world);
 /* After a restore: the end events its reconciling made become owed to the next step. */
 void events_owe(cairn_world *world);
 /* Then the end events the saved world still owed (it had been restored since its last step)
-   join them. */
-void events_owe_saved(cairn_world *world, const cairn_contact_end_event *ends, int end_count,
-                      const cairn_sensor_event *sensor_ends, int sensor_end_count);
+   join them: records holds end_count contact end events, then sensor_end_count sensor ones, as
+   a snapshot stores them (not aligned). */
+void events_owe_saved(cairn_world *world, const void *records, int end_count, int sensor_end_count);
 /* In the step: the owed end events join the step's own. */
 void events_pay_owed(cairn_world *world);
 /* At the end of the step: the end events in pair order. */
